@@ -1,0 +1,1 @@
+"""pytest_texts_score: does a generated text carry the same facts as a reference?"""

@@ -1,0 +1,128 @@
+"""A scoring session: resolved settings, the judge (built on first use), counters and rows.
+
+Inside pytest the plugin creates one session per ``pytest.Config``, keeps it in
+``config.stash`` and activates it for the run; nested pytester runs activate their own and the
+outer one is restored after. Outside pytest, :func:`current_session` returns a process default
+built from the environment, which ``pytest_texts_score.configure(...)`` replaces.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from scorekit.judges._backend import Backend
+from scorekit.judges._judge import Judge
+from scorekit.judges._settings import JudgeSettings, resolve_settings
+from scorekit.judges._stats import JudgeStats
+from scorekit.report._recorder import Recorder
+
+_stack: list[ScoreSession] = []
+_default: ScoreSession | None = None
+_lock = threading.RLock()
+
+
+class ScoreSession:
+    """Everything one run of scoring shares.
+
+    Args:
+        settings: resolved judge settings.
+        backend: a judge object to use instead of the one the settings name.
+        in_pytest: True when a pytest plugin created it (the cache is on only then, unless
+            ``cache_dir`` was configured explicitly).
+    """
+
+    def __init__(
+        self,
+        settings: JudgeSettings,
+        *,
+        backend: Backend | None = None,
+        in_pytest: bool = False,
+    ) -> None:
+        self.settings = settings
+        self.backend_override = backend
+        self.in_pytest = in_pytest
+        self.stats = JudgeStats()
+        self.recorder = Recorder()
+        #: Returns the cache folder (pytest's cache dir); called only when the cache opens.
+        self.cache_dir_factory: Callable[[], str] | None = None
+        self._judge: Judge | None = None
+        self._cache: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def judge_name(self) -> str:
+        """The judge's short name, without building it."""
+        if self.backend_override is not None:
+            from scorekit.judges._backend import backend_name
+
+            return backend_name(self.backend_override)
+        provider = self.settings.resolved_provider
+        return provider if ":" not in provider else provider.rsplit(":", 1)[-1]
+
+    def judge(self) -> Judge:
+        """The judge, built on first use (heavy imports happen here, not at start-up)."""
+        with self._lock:
+            if self._judge is None:
+                from scorekit._cache import open_cache
+                from scorekit.judges._factory import build_backend
+
+                backend = self.backend_override or build_backend(self.settings)
+                self._cache = open_cache(self.settings, self.cache_dir_factory)
+                self._judge = Judge(
+                    backend,
+                    max_concurrency=self.settings.max_concurrency,
+                    cache=self._cache,
+                    cache_mode=self.settings.cache,
+                    stats=self.stats,
+                )
+            return self._judge
+
+    def close(self) -> None:
+        """Release the cache and the backend's resources."""
+        with self._lock:
+            cache, self._cache = self._cache, None
+            if cache is not None and hasattr(cache, "close"):
+                cache.close()
+            judge, self._judge = self._judge, None
+            if judge is not None and hasattr(judge.backend, "close"):
+                try:
+                    judge.backend.close()
+                except Exception:  # a failing close must not mask the run's result
+                    pass
+
+    def activate(self) -> None:
+        """Make this the session that :func:`current_session` returns."""
+        with _lock:
+            _stack.append(self)
+        self.recorder.activate()
+
+    def deactivate(self) -> None:
+        """Undo :meth:`activate` (idempotent)."""
+        self.recorder.deactivate()
+        with _lock:
+            for i in range(len(_stack) - 1, -1, -1):
+                if _stack[i] is self:
+                    del _stack[i]
+                    break
+
+
+def current_session() -> ScoreSession:
+    """The innermost active session, else the process default (from the environment)."""
+    global _default
+    with _lock:
+        if _stack:
+            return _stack[-1]
+        if _default is None:
+            _default = ScoreSession(resolve_settings())
+        return _default
+
+
+def set_default_session(session: ScoreSession | None) -> None:
+    """Replace the process default session (``configure()``); None resets to the environment."""
+    global _default
+    with _lock:
+        old, _default = _default, session
+    if old is not None and old is not session:
+        old.close()

@@ -1,0 +1,60 @@
+"""Build the backend the settings name: local, openai, azure or ``package.module:attr``."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from scorekit.judges._backend import Backend
+from scorekit.judges._errors import JudgeConfigError
+from scorekit.judges._settings import JudgeSettings
+
+
+def load_custom_backend(spec: str) -> Backend:
+    """Import ``package.module:attr``; call ``attr`` with no arguments when it is a class or
+    function that returns a backend.
+
+    Raises:
+        JudgeConfigError: the module or attribute is missing, or the object is no backend.
+    """
+    module_name, _, attr = spec.partition(":")
+    if not module_name or not attr:
+        raise JudgeConfigError(
+            f"--llm-provider {spec!r} is not local, openai, azure or package.module:attr"
+        )
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise JudgeConfigError(f"--llm-provider {spec!r}: cannot import {module_name!r}: {exc}")
+    try:
+        obj: Any = getattr(module, attr)
+    except AttributeError:
+        raise JudgeConfigError(
+            f"--llm-provider {spec!r}: module {module_name!r} has no attribute {attr!r}"
+        ) from None
+    if not (hasattr(obj, "make_questions") and hasattr(obj, "answer_questions")) and callable(obj):
+        obj = obj()
+    if not (hasattr(obj, "make_questions") and hasattr(obj, "answer_questions")):
+        raise JudgeConfigError(
+            f"--llm-provider {spec!r} gives {type(obj).__name__}, which has no"
+            " make_questions(text) and answer_questions(text, questions) methods"
+        )
+    return obj  # type: ignore[no-any-return]
+
+
+def build_backend(settings: JudgeSettings) -> Backend:
+    """Return the backend for ``settings.resolved_provider``.
+
+    Raises:
+        JudgeConfigError: the provider is unknown or its settings are incomplete.
+    """
+    provider = settings.resolved_provider
+    if provider == "local":
+        from scorekit.local import LocalBackend
+
+        return LocalBackend(model_path=settings.local_model)
+    if provider in ("openai", "azure"):
+        from scorekit.judges._openai import build_openai_backend
+
+        return build_openai_backend(settings)
+    return load_custom_backend(provider)

@@ -1,0 +1,257 @@
+"""The one place where judge calls happen: cache -> limiter -> backend -> retries -> validation.
+
+Every public function of ``pytest_texts_score`` reaches a judge through :class:`Judge`. The
+judge methods are coroutines: callers plan all independent calls and ``asyncio.gather`` them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import math
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Protocol
+
+from scorekit.judges._backend import Backend, Reply, backend_identity, backend_name
+from scorekit.judges._errors import (
+    CacheMissError,
+    InvalidReplyError,
+    JudgeError,
+    JudgeUnavailableError,
+    TransientJudgeError,
+)
+from scorekit.judges._keys import reply_key
+from scorekit.judges._limiter import limiter
+from scorekit.judges._stats import JudgeStats
+
+MAXIMAL_RETRY_ON_ERROR = 5
+
+
+class ReplyCache(Protocol):
+    """What the judge needs of a cache (see ``scorekit._cache``)."""
+
+    def get(self, key: str) -> Any | None: ...
+
+    def put(self, key: str, value: Any) -> None: ...
+
+
+def _excerpt(text: str, width: int = 60) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def validate_questions(value: object) -> list[str]:
+    """Check a backend's questions: a non-empty list of non-empty strings."""
+    if not isinstance(value, list) or not value:
+        raise InvalidReplyError(
+            f"the judge returned {value!r} as questions; expected a non-empty list of strings"
+        )
+    out: list[str] = []
+    for q in value:
+        if not isinstance(q, str) or not q.strip():
+            raise InvalidReplyError(
+                f"the judge returned a question that is not a non-empty string: {q!r}"
+            )
+        out.append(q.strip())
+    return out
+
+
+def validate_answers(value: object, n_questions: int) -> list[float]:
+    """Check a backend's answers: one finite number in [0, 1] per question."""
+    if not isinstance(value, (list, tuple)):
+        raise InvalidReplyError(
+            f"the judge returned {value!r} as answers; expected a list of numbers in [0, 1]"
+        )
+    if len(value) != n_questions:
+        raise InvalidReplyError(
+            f"the judge returned {len(value)} answers for {n_questions} questions"
+        )
+    out: list[float] = []
+    for a in value:
+        if isinstance(a, bool) or not isinstance(a, (int, float)):
+            raise InvalidReplyError(f"the judge returned a non-numeric answer: {a!r}")
+        f = float(a)
+        if not math.isfinite(f) or f < 0.0 or f > 1.0:
+            raise InvalidReplyError(f"the judge returned an answer outside [0, 1]: {a!r}")
+        out.append(f)
+    return out
+
+
+async def _call(method: Callable[..., Any], *args: Any) -> Any:
+    if inspect.iscoroutinefunction(method):
+        return await method(*args)
+    # Plain methods may block (HTTP, model inference); a thread keeps other calls in flight.
+    result = await asyncio.to_thread(method, *args)
+    if inspect.isawaitable(result):
+        return await result
+    return result
+
+
+class Judge:
+    """A backend wrapped with caching, the process-wide limit, retries and validation.
+
+    Args:
+        backend: any :class:`Backend`.
+        max_concurrency: calls in flight at once across the process.
+        cache: a reply cache, or None.
+        cache_mode: ``"off"``, ``"on"`` or ``"replay"`` (never call; a miss is an error).
+        stats: counters to update (shared with the session report).
+        max_retries: retries per call on transient failures.
+
+    Example:
+        >>> from scorekit.judges._runner import run_sync
+        >>> class Echo:
+        ...     def make_questions(self, text): return ["Is it so?"]
+        ...     def answer_questions(self, text, qs): return [1.0] * len(qs)
+        >>> run_sync(Judge(Echo()).questions("It is so."))
+        ['Is it so?']
+    """
+
+    #: Base delay of the exponential backoff, in seconds (tests may lower it).
+    backoff_base: float = 0.5
+    #: Longest single wait between two tries, in seconds.
+    backoff_cap: float = 20.0
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        max_concurrency: int = 16,
+        cache: ReplyCache | None = None,
+        cache_mode: str = "on",
+        stats: JudgeStats | None = None,
+        max_retries: int = MAXIMAL_RETRY_ON_ERROR,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+    ) -> None:
+        self.backend = backend
+        self.name = backend_name(backend)
+        self.identity = backend_identity(backend)
+        self.max_concurrency = max_concurrency
+        self.cache = cache if (cache is not None and self.identity is not None) else None
+        self.cache_mode = cache_mode
+        self.stats = stats if stats is not None else JudgeStats()
+        self.max_retries = max_retries
+        self.deterministic = bool(getattr(backend, "deterministic", False))
+        self._sleep = sleep or asyncio.sleep
+        self._memo: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
+
+    # -- public -------------------------------------------------------------------------
+    async def questions(self, text: str, *, run: int = 0, retry: bool = True) -> list[str]:
+        """Questions written from ``text`` for question run ``run``."""
+        result: list[str] = await self._reply("questions", text, None, (run,), retry)
+        return result
+
+    async def answers(
+        self,
+        text: str,
+        questions: Sequence[str],
+        *,
+        run: tuple[int, int] = (0, 0),
+        retry: bool = True,
+    ) -> list[float]:
+        """Support numbers for ``questions`` read from ``text``, for run ``(q_run, a_run)``."""
+        result: list[float] = await self._reply("answers", text, list(questions), run, retry)
+        return result
+
+    # -- internals ------------------------------------------------------------------------
+    async def _reply(
+        self,
+        kind: str,
+        text: str,
+        questions: list[str] | None,
+        run: tuple[int, ...],
+        retry: bool,
+    ) -> Any:
+        if self.deterministic:
+            memo_key = (kind, text, tuple(questions) if questions is not None else None)
+            fut = self._memo.get(memo_key)
+            if fut is None or (fut.done() and fut.exception() is not None):
+                fut = asyncio.ensure_future(self._cached(kind, text, questions, run, retry))
+                self._memo[memo_key] = fut
+            return await asyncio.shield(fut)
+        return await self._cached(kind, text, questions, run, retry)
+
+    async def _cached(
+        self,
+        kind: str,
+        text: str,
+        questions: list[str] | None,
+        run: tuple[int, ...],
+        retry: bool,
+    ) -> Any:
+        key = None
+        if self.identity is not None and self.cache_mode != "off":
+            key = reply_key(self.identity, kind, text, questions, run)
+            if self.cache is not None:
+                hit = self.cache.get(key)
+                if hit is not None:
+                    try:
+                        value = self._validate(kind, hit, questions)
+                    except InvalidReplyError:
+                        value = None
+                    if value is not None:
+                        self.stats.add(cache_hits=1)
+                        return value
+            if self.cache_mode == "replay":
+                raise CacheMissError(
+                    f"--llm-cache=replay: no cached {kind} reply of the {self.name} judge for"
+                    f" text {_excerpt(text)!r} (run {'/'.join(map(str, run))}); run once with"
+                    " --llm-cache=on to record it"
+                )
+        value = await self._with_retries(kind, text, questions, retry)
+        if key is not None and self.cache is not None:
+            self.cache.put(key, value)
+        return value
+
+    def _validate(self, kind: str, value: object, questions: list[str] | None) -> Any:
+        if kind == "questions":
+            return validate_questions(value)
+        assert questions is not None
+        return validate_answers(value, len(questions))
+
+    def _delay(self, attempt: int, error: TransientJudgeError) -> float:
+        if error.retry_after is not None and error.retry_after >= 0:
+            return min(float(error.retry_after), 120.0)
+        base = min(self.backoff_cap, self.backoff_base * (2**attempt))
+        return base / 2 + random.uniform(0, base / 2)
+
+    async def _with_retries(
+        self, kind: str, text: str, questions: list[str] | None, retry: bool
+    ) -> Any:
+        budget = self.max_retries if retry else 0
+        attempt = 0
+        while True:
+            try:
+                async with limiter(self.max_concurrency):
+                    started = time.perf_counter()
+                    try:
+                        if kind == "questions":
+                            raw = await _call(self.backend.make_questions, text)
+                        else:
+                            raw = await _call(self.backend.answer_questions, text, questions)
+                    finally:
+                        self.stats.add(calls=1, judge_seconds=time.perf_counter() - started)
+                if isinstance(raw, Reply):
+                    if raw.usage is not None:
+                        self.stats.add(
+                            prompt_tokens=raw.usage.prompt_tokens,
+                            completion_tokens=raw.usage.completion_tokens,
+                        )
+                    raw = raw.value
+                return self._validate(kind, raw, questions)
+            except TransientJudgeError as exc:
+                if attempt >= budget:
+                    tries = attempt + 1
+                    raise JudgeUnavailableError(
+                        f"The {self.name} judge failed to produce {kind} after {tries}"
+                        f" {'try' if tries == 1 else 'tries'}: {exc}"
+                    ) from exc
+                await self._sleep(self._delay(attempt, exc))
+                attempt += 1
+                self.stats.add(retries=1)
+            except JudgeError as exc:
+                if isinstance(exc, JudgeUnavailableError):
+                    raise
+                raise JudgeUnavailableError(f"The {self.name} judge cannot be used: {exc}") from exc

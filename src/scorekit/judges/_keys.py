@@ -1,0 +1,42 @@
+"""Cache keys for judge replies: everything a reply depends on, hashed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+
+def reply_key(
+    identity: Mapping[str, Any],
+    kind: str,
+    text: str,
+    questions: Sequence[str] | None,
+    run: Sequence[int],
+) -> str:
+    """Return a stable hex key for one judge reply.
+
+    Args:
+        identity: the backend's cache identity (provider, endpoint, model, prompt version,
+            temperature and other sampling settings).
+        kind: ``"questions"`` or ``"answers"``.
+        text: the text the judge reads.
+        questions: the questions to answer (answers only).
+        run: the run index: ``(question_run,)`` for questions, ``(question_run, answer_run)``
+            for answers, so repeated runs of an aggregated assertion stay distinct samples.
+
+    Example:
+        >>> k = reply_key({"model": "m"}, "questions", "Paris is in France.", None, (0,))
+        >>> len(k)
+        64
+    """
+    payload = {
+        "identity": dict(sorted(identity.items())),
+        "kind": kind,
+        "text": text,
+        "questions": list(questions) if questions is not None else None,
+        "run": list(run),
+    }
+    blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()

@@ -1,0 +1,22 @@
+"""The process-wide limit on judge calls in flight."""
+
+from __future__ import annotations
+
+import asyncio
+
+_semaphores: dict[tuple[int, int], asyncio.Semaphore] = {}
+
+
+def limiter(limit: int) -> asyncio.Semaphore:
+    """Return the shared semaphore for ``limit`` on the running event loop.
+
+    All judge calls run on one background loop (see ``_runner``), so one semaphore per limit
+    bounds the whole process.
+    """
+    loop = asyncio.get_running_loop()
+    key = (id(loop), limit)
+    sem = _semaphores.get(key)
+    if sem is None:
+        sem = asyncio.Semaphore(limit)
+        _semaphores[key] = sem
+    return sem

@@ -1,0 +1,218 @@
+"""Judge settings: one option table, resolved command line > ini > environment > default.
+
+The table is the single source of the ``--llm-*`` options and their ini twins; the pytest plugin
+registers exactly these, and plain Python (``pytest_texts_score.configure``) accepts the same
+names as keyword arguments.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+CACHE_MODES = ("off", "on", "replay")
+
+
+@dataclass(frozen=True)
+class Option:
+    """One setting: its name (ini twin and ``configure()`` keyword), flag, type and sources."""
+
+    name: str
+    help: str
+    default: Any = None
+    kind: str = "str"  # str | int | float | choice
+    env: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()
+    secret: bool = False
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("llm_api_key", "API key of the LLM judge (never printed).",
+           env=("AZURE_OPENAI_API_KEY", "OPENAI_API_KEY"), secret=True),
+    Option("llm_endpoint", "Azure OpenAI endpoint URL; selects the azure judge.",
+           env=("AZURE_OPENAI_ENDPOINT",)),
+    Option("llm_api_version", "Azure OpenAI API version.", default="2024-05-01",
+           env=("OPENAI_API_VERSION",)),
+    Option("llm_deployment", "Azure OpenAI deployment name."),
+    Option("llm_model", "Model name of the judge."),
+    Option("llm_max_tokens", "Maximum tokens per judge reply.", default=8192, kind="int"),
+    Option("llm_provider", "Judge: local, openai, azure, or package.module:attr for a custom one."),
+    Option("llm_base_url", "Base URL of an OpenAI-compatible server; selects the openai judge.",
+           env=("OPENAI_BASE_URL",)),
+    Option("llm_temperature", "Sampling temperature of the judge.", default=0.0, kind="float"),
+    Option("llm_timeout", "Seconds before one judge request times out.", default=60.0,
+           kind="float"),
+    Option("llm_max_concurrency", "Judge calls in flight at once, process-wide.", default=16,
+           kind="int"),
+    Option("llm_cache", "Judge reply cache: off, on or replay (never call the judge).",
+           default="on", kind="choice", choices=CACHE_MODES),
+    Option("llm_local_model", "Path to another ONNX embedding model for the local judge.",
+           env=("SCOREKIT_LOCAL_MODEL",)),
+    Option("llm_report", "Write a JSON report of every scored assertion to this path."),
+    Option("llm_report_html", "Write a self-contained HTML report to this path."),
+)
+
+OPTIONS_BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
+
+
+class SettingsError(ValueError):
+    """A setting has an unusable value; the message names the option and the fix."""
+
+
+def _convert(opt: Option, raw: Any, source: str) -> Any:
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        raw = raw.strip()
+        if raw == "":
+            return None
+    try:
+        if opt.kind == "int":
+            if isinstance(raw, bool):
+                raise ValueError
+            value: Any = int(raw)
+            if value < 1:
+                raise SettingsError(f"{opt.flag} (from {source}) must be at least 1, got {raw!r}.")
+            return value
+        if opt.kind == "float":
+            if isinstance(raw, bool):
+                raise ValueError
+            value = float(raw)
+            if not math.isfinite(value) or value < 0:
+                raise SettingsError(
+                    f"{opt.flag} (from {source}) must be a finite number >= 0, got {raw!r}."
+                )
+            return value
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, SettingsError):
+            raise
+        raise SettingsError(
+            f"{opt.flag} (from {source}) must be a{'n integer' if opt.kind == 'int' else ' number'},"
+            f" got {raw!r}."
+        ) from None
+    if opt.kind == "choice":
+        value = str(raw).lower()
+        if value not in opt.choices:
+            raise SettingsError(
+                f"{opt.flag} (from {source}) must be one of {', '.join(opt.choices)}, got {raw!r}."
+            )
+        return value
+    return str(raw)
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    """Resolved judge settings. ``repr`` never shows the key.
+
+    Attributes mirror the option table (without the ``llm_`` prefix), plus ``cache_dir``
+    (set by the pytest plugin to a folder in pytest's cache) and ``sources`` (where each
+    value came from: ``cli``, ``ini``, ``env``, ``configure`` or ``default``).
+    """
+
+    api_key: str | None = field(default=None, repr=False)
+    endpoint: str | None = None
+    api_version: str = "2024-05-01"
+    deployment: str | None = None
+    model: str | None = None
+    max_tokens: int = 8192
+    provider: str | None = None
+    base_url: str | None = None
+    temperature: float = 0.0
+    timeout: float = 60.0
+    max_concurrency: int = 16
+    cache: str = "on"
+    local_model: str | None = None
+    report: str | None = None
+    report_html: str | None = None
+    cache_dir: str | None = None
+    sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def resolved_provider(self) -> str:
+        """The judge kind: an explicit provider wins; else Azure settings pick ``azure``;
+        else a base URL picks ``openai``; else the embedded ``local`` judge.
+
+        An ``OPENAI_API_KEY`` alone does not switch the judge: a CI that happens to hold a key
+        must not start paying for calls nobody asked for.
+        """
+        if self.provider:
+            return self.provider
+        if self.endpoint or self.deployment:
+            return "azure"
+        if self.base_url:
+            return "openai"
+        return "local"
+
+    def replace(self, **changes: Any) -> JudgeSettings:
+        """A copy with some fields changed."""
+        return replace(self, **changes)
+
+
+def resolve_settings(
+    cli: Mapping[str, Any] | None = None,
+    ini: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> JudgeSettings:
+    """Resolve settings: overrides (``configure()``) > cli > ini > environment > default.
+
+    Args:
+        cli: values from the command line, keyed by option name (``llm_model``).
+        ini: values from the ini file, keyed by option name.
+        env: the environment (defaults to ``os.environ``).
+        overrides: values given to ``configure()``; keys with or without the ``llm_`` prefix.
+
+    Raises:
+        SettingsError: a value is unusable; the message names the option.
+
+    Example:
+        >>> resolve_settings(cli={"llm_model": "gpt-4o"}, env={}).model
+        'gpt-4o'
+    """
+    env = os.environ if env is None else env
+    cli = cli or {}
+    ini = ini or {}
+    norm_over: dict[str, Any] = {}
+    for key, value in (overrides or {}).items():
+        name = key if key.startswith("llm_") else f"llm_{key}"
+        if name not in OPTIONS_BY_NAME:
+            known = ", ".join(o.name.removeprefix("llm_") for o in OPTIONS)
+            raise SettingsError(f"Unknown setting {key!r}; known settings: {known}.")
+        norm_over[name] = value
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for opt in OPTIONS:
+        chosen: Any = None
+        source = "default"
+        for src_name, src in (("configure", norm_over), ("cli", cli), ("ini", ini)):
+            raw = src.get(opt.name)
+            conv = _convert(opt, raw, src_name)
+            if conv is not None:
+                chosen, source = conv, src_name
+                break
+        if chosen is None:
+            for var in opt.env:
+                conv = _convert(opt, env.get(var), f"${var}")
+                if conv is not None:
+                    chosen, source = conv, "env"
+                    break
+        if chosen is None:
+            chosen = opt.default
+        values[opt.name.removeprefix("llm_")] = chosen
+        sources[opt.name.removeprefix("llm_")] = source
+    return JudgeSettings(**values, sources=sources)
+
+
+def settings_field_names() -> list[str]:
+    """Names of the JudgeSettings fields that come from options."""
+    return [f.name for f in fields(JudgeSettings) if f.name not in {"cache_dir", "sources"}]
+
+
+GetOption = Callable[[str], Any]

@@ -1,0 +1,73 @@
+"""The scoring session of a pytest run, kept in ``config.stash``.
+
+Both plugins (``toolscore.pytest_plugin`` and ``pytest_texts_score.plugin``) and the reporting
+plugin (``scorekit.pytest_plugin``) reach the one session through :func:`ensure_session`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from scorekit._session import ScoreSession
+from scorekit.judges._settings import OPTIONS, JudgeSettings, SettingsError, resolve_settings
+
+SESSION_KEY = pytest.StashKey[ScoreSession]()
+
+
+def _option_values(config: pytest.Config) -> tuple[dict[str, Any], dict[str, Any]]:
+    cli: dict[str, Any] = {}
+    ini: dict[str, Any] = {}
+    for opt in OPTIONS:
+        try:
+            cli[opt.name] = config.getoption(opt.name)
+        except ValueError:  # options not registered (plugin disabled with -p no:...)
+            pass
+        try:
+            value = config.getini(opt.name)
+        except ValueError:
+            continue
+        if value not in (None, "", []):
+            ini[opt.name] = value
+    return cli, ini
+
+
+def settings_from_config(config: pytest.Config) -> JudgeSettings:
+    """Resolve the judge settings of a pytest run (command line > ini > environment > default).
+
+    Raises:
+        pytest.UsageError: a value is unusable; the message names the option.
+    """
+    cli, ini = _option_values(config)
+    try:
+        return resolve_settings(cli=cli, ini=ini)
+    except SettingsError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def ensure_session(config: pytest.Config) -> ScoreSession:
+    """Return the run's session, creating and activating it on first call."""
+    session = config.stash.get(SESSION_KEY, None)
+    if session is not None:
+        return session
+    settings = settings_from_config(config)
+    session = ScoreSession(settings, in_pytest=True)
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        # Resolved lazily: an unrelated run must not create folders it never uses.
+        session.cache_dir_factory = lambda: str(cache.mkdir("llm-scorekit"))
+    config.stash[SESSION_KEY] = session
+    session.activate()
+
+    def _close() -> None:
+        session.deactivate()
+        session.close()
+
+    config.add_cleanup(_close)
+    return session
+
+
+def get_session(config: pytest.Config) -> ScoreSession | None:
+    """The run's session if one was created."""
+    return config.stash.get(SESSION_KEY, None)
