@@ -1,13 +1,274 @@
-"""The on-disk judge reply cache (SQLite, WAL). Placeholder until the cache issue lands."""
+"""The on-disk judge reply cache: one SQLite database (WAL) shared by threads and processes.
+
+Inside pytest the database lives in pytest's cache directory (``.pytest_cache/d/llm-scorekit``,
+emptied by ``--cache-clear``); outside pytest the cache is off unless a folder is configured
+(``--llm-cache-dir``, ``SCOREKIT_CACHE_DIR`` or ``configure(cache_dir=...)``).
+
+The cache is an optimisation and never a source of failure: a damaged or unusable database
+costs one :class:`JudgeCacheWarning` and the run goes on without it. Values are the validated
+replies (lists of questions or numbers) as JSON; the judge layer validates them again on read,
+so a value that does not fit is a miss, never a wrong score.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+import time
+import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from scorekit.judges._settings import JudgeSettings
 
+__all__ = ["CACHE_FILE_NAME", "JudgeCache", "JudgeCacheWarning", "open_cache"]
 
-def open_cache(settings: JudgeSettings, cache_dir_factory: Callable[[], str] | None) -> Any:
-    """Open the cache the settings ask for, or return None (no cache)."""
+#: The database file inside the cache folder (the suffix names the schema version).
+CACHE_FILE_NAME = "judge-replies-v1.sqlite3"
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS replies ("
+    " key TEXT PRIMARY KEY,"
+    " value TEXT NOT NULL,"  # JSON
+    " created REAL NOT NULL"
+    ")"
+)
+
+DirSource = str | os.PathLike[str] | Callable[[], str | os.PathLike[str]]
+
+
+class JudgeCacheWarning(UserWarning):
+    """The judge reply cache cannot be used; the run goes on without it.
+
+    The message names the database file, what went wrong and how to fix it.
+    """
+
+
+def _advice(exc: BaseException, path: Path | None, timeout: float) -> str:
+    text = str(exc).lower()
+    where = str(path) if path is not None else "the cache folder"
+    if isinstance(exc, sqlite3.DatabaseError) and (
+        "not a database" in text or "malformed" in text or "corrupt" in text
+    ):
+        return (
+            f"the file is damaged: delete {where} (inside pytest, `pytest --cache-clear` does it)"
+            " and the next run rebuilds it"
+        )
+    if "locked" in text or "busy" in text:
+        return (
+            f"another process held the database for more than {timeout:g} s: check for a stuck"
+            f" test run, or delete {where}"
+        )
+    return (
+        "make the folder writable, point --llm-cache-dir (SCOREKIT_CACHE_DIR) at a writable"
+        " folder, or turn the cache off with --llm-cache=off"
+    )
+
+
+class JudgeCache:
+    """Judge replies on disk, keyed by :func:`scorekit.judges._keys.reply_key`.
+
+    Safe to share between threads (one connection behind a lock) and between processes
+    (SQLite WAL, a busy timeout, ``INSERT OR REPLACE`` so two writers of one key never tear
+    an entry). The database opens on first use, so a run that never calls a cached judge
+    creates no file.
+
+    Args:
+        directory: the cache folder, or a function that returns it (called on first use).
+        timeout: seconds to wait for another process that holds the database.
+
+    Example:
+        >>> import tempfile
+        >>> cache = JudgeCache(tempfile.mkdtemp())
+        >>> cache.put("k", ["Is Paris in France?"])
+        >>> cache.get("k")
+        ['Is Paris in France?']
+        >>> cache.get("missing") is None
+        True
+        >>> cache.close()
+    """
+
+    def __init__(self, directory: DirSource, *, timeout: float = 10.0) -> None:
+        self._directory = directory
+        self.timeout = timeout
+        self._path: Path | None = None
+        self._conn: sqlite3.Connection | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+        #: Set once the cache gave up (after its one warning); every call is then a no-op.
+        self.disabled = False
+
+    @property
+    def path(self) -> Path | None:
+        """The database file, once known."""
+        return self._path
+
+    # -- public ------------------------------------------------------------------------------
+    def get(self, key: str) -> Any | None:
+        """Return the stored value for ``key``, or None (a miss, or the cache is unusable)."""
+        with self._lock:
+            conn = self._connection()
+            if conn is None:
+                return None
+            try:
+                row = conn.execute("SELECT value FROM replies WHERE key = ?", (key,)).fetchone()
+            except sqlite3.Error as exc:
+                self._give_up(exc, "reading")
+                return None
+        if row is None:
+            return None
+        try:
+            return json.loads(row[0])
+        except (TypeError, ValueError):
+            return None  # a value we cannot read is a miss; the next put replaces it
+
+    def put(self, key: str, value: Any) -> None:
+        """Store ``value`` (JSON-serialisable) under ``key``; never raises."""
+        try:
+            blob = json.dumps(value, allow_nan=False, separators=(",", ":"))
+        except (TypeError, ValueError):
+            return  # not a reply we can store faithfully; the caller has it anyway
+        with self._lock:
+            conn = self._connection()
+            if conn is None:
+                return
+            try:
+                conn.execute(
+                    "INSERT OR REPLACE INTO replies (key, value, created) VALUES (?, ?, ?)",
+                    (key, blob, time.time()),
+                )
+            except sqlite3.Error as exc:
+                self._give_up(exc, "writing to")
+
+    def __len__(self) -> int:
+        """Number of stored replies (0 when the cache is unusable)."""
+        with self._lock:
+            conn = self._connection()
+            if conn is None:
+                return 0
+            try:
+                return int(conn.execute("SELECT COUNT(*) FROM replies").fetchone()[0])
+            except sqlite3.Error as exc:
+                self._give_up(exc, "reading")
+                return 0
+
+    def close(self) -> None:
+        """Close the database (a later call opens it again)."""
+        with self._lock:
+            self._close_connection()
+
+    def __enter__(self) -> JudgeCache:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- internals ---------------------------------------------------------------------------
+    def _close_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and self._pid == os.getpid():
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+
+    def _connection(self) -> sqlite3.Connection | None:
+        if self.disabled:
+            return None
+        if self._conn is not None:
+            if self._pid == os.getpid():
+                return self._conn
+            # A forked child must not use its parent's connection (SQLite forbids it).
+            self._conn = None
+        try:
+            path = self._resolve_path()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = self._open(path)
+            self._pid = os.getpid()
+        except (OSError, sqlite3.Error, ValueError) as exc:
+            self._give_up(exc, "opening")
+            return None
+        return self._conn
+
+    def _resolve_path(self) -> Path:
+        if self._path is None:
+            source = self._directory
+            folder = source() if callable(source) else source
+            self._path = Path(folder) / CACHE_FILE_NAME
+        return self._path
+
+    def _open(self, path: Path) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            str(path),
+            timeout=self.timeout,
+            isolation_level=None,  # autocommit: every put is its own short transaction
+            check_same_thread=False,  # guarded by self._lock
+        )
+        try:
+            deadline = time.monotonic() + self.timeout
+            while True:
+                try:
+                    conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+                    conn.execute("PRAGMA journal_mode = WAL")
+                    conn.execute("PRAGMA synchronous = NORMAL")
+                    conn.execute(_SCHEMA)
+                    conn.execute("SELECT key, value, created FROM replies LIMIT 1").fetchall()
+                    return conn
+                except sqlite3.OperationalError as exc:
+                    # Switching a fresh file to WAL can report "locked" without waiting while
+                    # another process creates the same database; try again until the timeout.
+                    message = str(exc).lower()
+                    if ("locked" in message or "busy" in message) and time.monotonic() < deadline:
+                        time.sleep(0.02)
+                        continue
+                    raise
+        except BaseException:
+            conn.close()
+            raise
+
+    def _give_up(self, exc: BaseException, action: str) -> None:
+        self.disabled = True
+        self._close_connection()
+        where = str(self._path) if self._path is not None else "its folder"
+        warnings.warn(
+            JudgeCacheWarning(
+                f"scorekit judge cache: error {action} {where}: {type(exc).__name__}: {exc}."
+                " This run goes on without the cache (judge replies are requested anew and"
+                " not stored; with --llm-cache=replay every lookup is a miss). To fix it: "
+                + _advice(exc, self._path, self.timeout)
+                + "."
+            ),
+            stacklevel=2,
+        )
+
+
+def open_cache(
+    settings: JudgeSettings, cache_dir_factory: Callable[[], str] | None
+) -> JudgeCache | None:
+    """Open the cache the settings ask for, or return None (no cache).
+
+    An explicit ``settings.cache_dir`` wins; else ``cache_dir_factory`` (inside pytest: a
+    folder in pytest's cache); else there is no cache. ``settings.cache == "off"`` means no
+    cache. Nothing touches the disk until the first lookup.
+
+    Args:
+        settings: the resolved judge settings (``cache`` and ``cache_dir`` are read).
+        cache_dir_factory: returns the default cache folder, or None outside pytest.
+
+    Example:
+        >>> from scorekit.judges import resolve_settings
+        >>> open_cache(resolve_settings(env={}), None) is None
+        True
+        >>> cache = open_cache(resolve_settings(overrides={"cache_dir": "/tmp/c"}, env={}), None)
+        >>> isinstance(cache, JudgeCache)
+        True
+    """
+    if settings.cache == "off":
+        return None
+    if settings.cache_dir:
+        return JudgeCache(Path(settings.cache_dir).expanduser())
+    if cache_dir_factory is not None:
+        return JudgeCache(cache_dir_factory)
     return None

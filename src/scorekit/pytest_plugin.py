@@ -1,3 +1,180 @@
-"""The shared pytest plugin: session lifecycle, terminal summary, reports (reporting issue)."""
+"""The shared reporting plugin: test ids on rows, JUnit properties, terminal summary, reports.
+
+Registered under the ``scorekit`` entry point. It stays inert in a run that uses neither
+package: no rows means no summary section, no JUnit property and no report file.
+
+Under pytest-xdist each worker sends its rows and judge counters to the controller as plain
+dicts (``workeroutput``); the controller merges them, prints one summary and writes the files.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+from scorekit._session import ScoreSession
+from scorekit.pytest_state import ensure_session, get_session
+from scorekit.report._junit import junit_properties
+from scorekit.report._rows import TextScoreRow, ToolScoreRow, row_from_dict
+
+Row = TextScoreRow | ToolScoreRow
+
+WORKER_KEY = "scorekit_report"
+_ROW_START = pytest.StashKey[int]()
+_RUN_STATE = pytest.StashKey["_RunState"]()
+
+
+class _RunState:
+    """What the plugin itself keeps for one run (in ``config.stash``)."""
+
+    def __init__(self) -> None:
+        self.merged_from_workers = False
+        self.messages: list[str] = []
+
+
+def _state(config: pytest.Config) -> _RunState:
+    state = config.stash.get(_RUN_STATE, None)
+    if state is None:
+        state = config.stash[_RUN_STATE] = _RunState()
+    return state
+
+
+def _is_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def stats_dict(session: ScoreSession) -> dict[str, Any]:
+    """The session's judge counters plus the judge's name and model (for the cost estimate)."""
+    stats: dict[str, Any] = dict(session.stats.as_dict())
+    # The rows know the judge that actually ran (a custom judge's class name).
+    names = [r.judge for r in session.recorder.rows if isinstance(r, TextScoreRow) and r.judge]
+    stats["judge"] = ", ".join(dict.fromkeys(names)) or session.judge_name
+    stats["model"] = session.settings.model or session.settings.deployment
+    return stats
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    # trylast: pytest's cache (the judge cache's home) is set up by then.
+    _state(config)
+    ensure_session(config)
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_XdistHooks(config), "scorekit-xdist-hooks")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    session = get_session(item.config)
+    if session is None:
+        return (yield)
+    recorder = session.recorder
+    previous = recorder.current_test
+    recorder.current_test = item.nodeid
+    item.stash[_ROW_START] = len(recorder.rows)
+    try:
+        return (yield)
+    finally:
+        recorder.current_test = previous
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    # The teardown report copies item.user_properties, and junitxml writes the properties
+    # from it; adding them just before it is built also catches rows recorded in fixtures.
+    if call.when == "teardown":
+        session = get_session(item.config)
+        start = item.stash.get(_ROW_START, None)
+        if session is not None and start is not None:
+            rows = [r for r in session.recorder.rows[start:] if r.test_id == item.nodeid]
+            item.user_properties.extend(junit_properties(rows))
+    return (yield)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    config = session.config
+    score_session = get_session(config)
+    if score_session is None:
+        return
+    if _is_worker(config):
+        output: dict[str, Any] = config.workeroutput  # type: ignore[attr-defined]
+        output[WORKER_KEY] = {
+            "rows": [r.to_dict() for r in score_session.recorder.rows],
+            "stats": score_session.stats.as_dict(),
+        }
+        return
+    state = _state(config)
+    rows = score_session.recorder.rows
+    if state.merged_from_workers:
+        # Workers finish in any order; sort by test id so the report reads like the suite.
+        rows.sort(key=lambda r: r.test_id or "")
+    if not rows:
+        return
+    _write_reports(config, score_session, state)
+
+
+def _write_reports(config: pytest.Config, session: ScoreSession, state: _RunState) -> None:
+    from scorekit.report._write import ReportError, write_html, write_json
+
+    targets = (
+        ("JSON", session.settings.report, write_json),
+        ("HTML", session.settings.report_html, write_html),
+    )
+    stats = stats_dict(session)
+    for label, path, writer in targets:
+        if not path:
+            continue
+        target = config.invocation_params.dir / path
+        try:
+            written = writer(list(session.recorder.rows), stats, target)
+        except ReportError as exc:
+            state.messages.append(f"scorekit: {exc}")
+        else:
+            state.messages.append(f"scorekit: {label} report written to {written}")
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    session = get_session(config)
+    if session is None or _is_worker(config):
+        return
+    from scorekit.report._summary import summary_sections
+
+    verbosity = config.get_verbosity()
+    tw = getattr(terminalreporter, "_tw", None)
+    width = int(getattr(tw, "fullwidth", 80) or 80)
+    sections = summary_sections(
+        list(session.recorder.rows), stats_dict(session), verbosity=verbosity, width=width
+    )
+    for section in sections:
+        if verbosity < 0:
+            for line in section.lines:
+                terminalreporter.write_line(line)
+        else:
+            terminalreporter.write_sep("=", section.title)
+            for line in section.lines:
+                terminalreporter.write_line(line)
+    for message in _state(config).messages:
+        terminalreporter.write_line(message)
+
+
+class _XdistHooks:
+    """Controller-side hooks; registered only when pytest-xdist is installed."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        output = getattr(node, "workeroutput", None) or {}
+        data = output.get(WORKER_KEY)
+        if not data:
+            return
+        session = ensure_session(self.config)
+        for row_data in data.get("rows", []):
+            session.recorder.add(row_from_dict(row_data))
+        counters = {k: v for k, v in data.get("stats", {}).items() if isinstance(v, (int, float))}
+        if counters:
+            session.stats.add(**counters)
+        _state(self.config).merged_from_workers = True

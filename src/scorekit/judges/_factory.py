@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, cast
 
 from scorekit.judges._backend import Backend
 from scorekit.judges._errors import JudgeConfigError
@@ -25,7 +25,9 @@ def load_custom_backend(spec: str) -> Backend:
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise JudgeConfigError(f"--llm-provider {spec!r}: cannot import {module_name!r}: {exc}")
+        raise JudgeConfigError(
+            f"--llm-provider {spec!r}: cannot import {module_name!r}: {exc}"
+        ) from None
     try:
         obj: Any = getattr(module, attr)
     except AttributeError:
@@ -52,9 +54,10 @@ def build_backend(settings: JudgeSettings) -> Backend:
     if provider == "local":
         from scorekit.local import LocalBackend
 
-        return LocalBackend(model_path=settings.local_model)
+        return cast(Backend, LocalBackend(model_path=settings.local_model))
     if provider in ("openai", "azure"):
         from scorekit.judges._openai import build_openai_backend
 
-        return build_openai_backend(settings)
+        # Built-in backends return Reply objects (value + usage), which the Judge unwraps.
+        return cast(Backend, build_openai_backend(settings))
     return load_custom_backend(provider)

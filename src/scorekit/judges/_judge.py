@@ -99,6 +99,8 @@ class Judge:
         cache_mode: ``"off"``, ``"on"`` or ``"replay"`` (never call; a miss is an error).
         stats: counters to update (shared with the session report).
         max_retries: retries per call on transient failures.
+        sleep: the coroutine that waits between tries (tests inject one that records the
+            delays instead of sleeping).
 
     Example:
         >>> from scorekit.judges._runner import run_sync
@@ -113,6 +115,8 @@ class Judge:
     backoff_base: float = 0.5
     #: Longest single wait between two tries, in seconds.
     backoff_cap: float = 20.0
+    #: Longest wait a server's ``Retry-After`` may ask for, in seconds.
+    retry_after_cap: float = 60.0
 
     def __init__(
         self,
@@ -195,10 +199,17 @@ class Judge:
                         self.stats.add(cache_hits=1)
                         return value
             if self.cache_mode == "replay":
+                where = (
+                    "no cached"
+                    if self.cache is not None
+                    # Outside pytest the cache needs a folder; say so rather than "no entry".
+                    else "there is no judge reply cache (set --llm-cache-dir or"
+                    " SCOREKIT_CACHE_DIR outside pytest), so no cached"
+                )
                 raise CacheMissError(
-                    f"--llm-cache=replay: no cached {kind} reply of the {self.name} judge for"
-                    f" text {_excerpt(text)!r} (run {'/'.join(map(str, run))}); run once with"
-                    " --llm-cache=on to record it"
+                    f"--llm-cache=replay: {where} {kind} reply of the {self.name} judge for"
+                    f" text {_excerpt(text)!r} (run {'/'.join(map(str, run))}, key"
+                    f" {key[:12]}); run once with --llm-cache=on to record it"
                 )
         value = await self._with_retries(kind, text, questions, retry)
         if key is not None and self.cache is not None:
@@ -212,9 +223,12 @@ class Judge:
         return validate_answers(value, len(questions))
 
     def _delay(self, attempt: int, error: TransientJudgeError) -> float:
-        if error.retry_after is not None and error.retry_after >= 0:
-            return min(float(error.retry_after), 120.0)
-        base = min(self.backoff_cap, self.backoff_base * (2**attempt))
+        """Seconds to wait before try ``attempt + 2``: the server's ``Retry-After`` when it
+        sent one (capped), else exponential backoff with "equal jitter" (half fixed, half
+        random) so that concurrent callers do not retry in lockstep."""
+        if error.retry_after is not None and math.isfinite(error.retry_after):
+            return min(max(float(error.retry_after), 0.0), self.retry_after_cap)
+        base = min(self.backoff_cap, self.backoff_base * (2.0**attempt))
         return base / 2 + random.uniform(0, base / 2)
 
     async def _with_retries(

@@ -34,32 +34,69 @@ class Option:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("llm_api_key", "API key of the LLM judge (never printed).",
-           env=("AZURE_OPENAI_API_KEY", "OPENAI_API_KEY"), secret=True),
-    Option("llm_endpoint", "Azure OpenAI endpoint URL; selects the azure judge.",
-           env=("AZURE_OPENAI_ENDPOINT",)),
-    Option("llm_api_version", "Azure OpenAI API version.", default="2024-05-01",
-           env=("OPENAI_API_VERSION",)),
+    Option(
+        "llm_api_key",
+        "API key of the LLM judge (never printed); from the environment:"
+        " AZURE_OPENAI_API_KEY for azure, OPENAI_API_KEY for openai.",
+        env=("AZURE_OPENAI_API_KEY", "OPENAI_API_KEY"),
+        secret=True,
+    ),
+    Option(
+        "llm_endpoint",
+        "Azure OpenAI endpoint URL; selects the azure judge.",
+        env=("AZURE_OPENAI_ENDPOINT",),
+    ),
+    Option(
+        "llm_api_version",
+        "Azure OpenAI API version.",
+        default="2024-05-01",
+        env=("OPENAI_API_VERSION",),
+    ),
     Option("llm_deployment", "Azure OpenAI deployment name."),
     Option("llm_model", "Model name of the judge."),
     Option("llm_max_tokens", "Maximum tokens per judge reply.", default=8192, kind="int"),
     Option("llm_provider", "Judge: local, openai, azure, or package.module:attr for a custom one."),
-    Option("llm_base_url", "Base URL of an OpenAI-compatible server; selects the openai judge.",
-           env=("OPENAI_BASE_URL",)),
+    Option(
+        "llm_base_url",
+        "Base URL of an OpenAI-compatible server; selects the openai judge.",
+        env=("OPENAI_BASE_URL",),
+    ),
     Option("llm_temperature", "Sampling temperature of the judge.", default=0.0, kind="float"),
-    Option("llm_timeout", "Seconds before one judge request times out.", default=60.0,
-           kind="float"),
-    Option("llm_max_concurrency", "Judge calls in flight at once, process-wide.", default=16,
-           kind="int"),
-    Option("llm_cache", "Judge reply cache: off, on or replay (never call the judge).",
-           default="on", kind="choice", choices=CACHE_MODES),
-    Option("llm_local_model", "Path to another ONNX embedding model for the local judge.",
-           env=("SCOREKIT_LOCAL_MODEL",)),
+    Option(
+        "llm_timeout", "Seconds before one judge request times out.", default=60.0, kind="float"
+    ),
+    Option(
+        "llm_max_concurrency",
+        "Judge calls in flight at once, process-wide.",
+        default=16,
+        kind="int",
+    ),
+    Option(
+        "llm_cache",
+        "Judge reply cache: off, on or replay (never call the judge).",
+        default="on",
+        kind="choice",
+        choices=CACHE_MODES,
+    ),
+    Option(
+        "llm_cache_dir",
+        "Folder of the judge reply cache (inside pytest: pytest's cache dir).",
+        env=("SCOREKIT_CACHE_DIR",),
+    ),
+    Option(
+        "llm_local_model",
+        "Path to another ONNX embedding model for the local judge.",
+        env=("SCOREKIT_LOCAL_MODEL",),
+    ),
     Option("llm_report", "Write a JSON report of every scored assertion to this path."),
     Option("llm_report_html", "Write a self-contained HTML report to this path."),
 )
 
 OPTIONS_BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
+
+
+#: The environment variable that holds the key of each provider.
+_KEY_ENV_BY_PROVIDER = {"azure": "AZURE_OPENAI_API_KEY", "openai": "OPENAI_API_KEY"}
 
 
 class SettingsError(ValueError):
@@ -94,8 +131,8 @@ def _convert(opt: Option, raw: Any, source: str) -> Any:
         if isinstance(exc, SettingsError):
             raise
         raise SettingsError(
-            f"{opt.flag} (from {source}) must be a{'n integer' if opt.kind == 'int' else ' number'},"
-            f" got {raw!r}."
+            f"{opt.flag} (from {source}) must be"
+            f" {'an integer' if opt.kind == 'int' else 'a number'}, got {raw!r}."
         ) from None
     if opt.kind == "choice":
         value = str(raw).lower()
@@ -111,9 +148,8 @@ def _convert(opt: Option, raw: Any, source: str) -> Any:
 class JudgeSettings:
     """Resolved judge settings. ``repr`` never shows the key.
 
-    Attributes mirror the option table (without the ``llm_`` prefix), plus ``cache_dir``
-    (set by the pytest plugin to a folder in pytest's cache) and ``sources`` (where each
-    value came from: ``cli``, ``ini``, ``env``, ``configure`` or ``default``).
+    Attributes mirror the option table (without the ``llm_`` prefix), plus ``sources`` (where
+    each value came from: ``cli``, ``ini``, ``env``, ``configure`` or ``default``).
     """
 
     api_key: str | None = field(default=None, repr=False)
@@ -207,12 +243,22 @@ def resolve_settings(
             chosen = opt.default
         values[opt.name.removeprefix("llm_")] = chosen
         sources[opt.name.removeprefix("llm_")] = source
+    if sources["api_key"] in ("env", "default"):
+        # A key from the environment belongs to one provider: never send the Azure key to an
+        # OpenAI-compatible server (or the reverse) just because it is the one that is set.
+        provider = JudgeSettings(**values).resolved_provider
+        key_var = _KEY_ENV_BY_PROVIDER.get(provider)
+        env_key: str | None = None
+        if key_var is not None:
+            env_key = _convert(OPTIONS_BY_NAME["llm_api_key"], env.get(key_var), f"${key_var}")
+        values["api_key"] = env_key
+        sources["api_key"] = "env" if env_key is not None else "default"
     return JudgeSettings(**values, sources=sources)
 
 
 def settings_field_names() -> list[str]:
     """Names of the JudgeSettings fields that come from options."""
-    return [f.name for f in fields(JudgeSettings) if f.name not in {"cache_dir", "sources"}]
+    return [f.name for f in fields(JudgeSettings) if f.name != "sources"]
 
 
 GetOption = Callable[[str], Any]

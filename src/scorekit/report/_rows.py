@@ -6,7 +6,8 @@ to the controller and the JSON/HTML writers can dump them as they are.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 
@@ -81,6 +82,20 @@ class TextScoreRow:
         d["kind"] = "texts"
         return d
 
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TextScoreRow:
+        """Rebuild a row from :meth:`to_dict` output (pytest-xdist workers send dicts).
+
+        Example:
+            >>> row = TextScoreRow(None, "texts_expect_f1_equal", "f1", None, 1.0, 0.9, 1, "passed")
+            >>> TextScoreRow.from_dict(row.to_dict()) == row
+            True
+        """
+        d = _known_fields(cls, data)
+        d["runs"] = [RunScore(**_known_fields(RunScore, r)) for r in d.get("runs", [])]
+        d["evidence"] = [Evidence(**_known_fields(Evidence, e)) for e in d.get("evidence", [])]
+        return cls(**d)
+
 
 @dataclass
 class ToolScoreRow:
@@ -94,6 +109,8 @@ class ToolScoreRow:
         outcome: ``passed`` or ``failed``.
         metrics: the EvaluationResult's scalar fields.
         missing / extra: tool names of missing and extra calls.
+        details: optional full detail (``EvaluationResult.to_dict()``: pairs, per-argument
+            comparison) for file reports; empty inside pytest to keep rows small.
     """
 
     test_id: str | None
@@ -105,9 +122,35 @@ class ToolScoreRow:
     missing: list[str] = field(default_factory=list)
     extra: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    details: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable dict."""
         d = asdict(self)
         d["kind"] = "tools"
         return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ToolScoreRow:
+        """Rebuild a row from :meth:`to_dict` output."""
+        return cls(**_known_fields(cls, data))
+
+
+def _known_fields(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
+    # Extra keys (``kind``, or fields a newer worker added) are dropped, not fatal.
+    names = {f.name for f in fields(cls)}
+    return {k: v for k, v in data.items() if k in names}
+
+
+def row_from_dict(data: Mapping[str, Any]) -> TextScoreRow | ToolScoreRow:
+    """Rebuild a text or tool row from its ``to_dict()`` form, by its ``kind`` key.
+
+    Raises:
+        ValueError: ``kind`` is neither ``"texts"`` nor ``"tools"``.
+    """
+    kind = data.get("kind")
+    if kind == "texts":
+        return TextScoreRow.from_dict(data)
+    if kind == "tools":
+        return ToolScoreRow.from_dict(data)
+    raise ValueError(f"report row has kind {kind!r}; expected 'texts' or 'tools'.")

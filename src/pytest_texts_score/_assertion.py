@@ -1,0 +1,288 @@
+"""One assertion from start to end: validate, score through the pipeline, decide, record.
+
+Every ``texts_expect_*`` and ``texts_agg_*`` function (and their aliases) ends here, so they
+all validate, fail, error and report the same way.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pytest_texts_score import _validation as v
+from pytest_texts_score._messages import TextsAssertionError, failure_message
+from pytest_texts_score._pipeline import TextsOutcome, evaluate_texts
+from pytest_texts_score.evaluate_score import AggType, scores_agg
+from scorekit._session import current_session
+from scorekit.judges import JudgeError
+from scorekit.report import TextScoreRow, active_recorder
+
+__all__ = ["agg_bound", "agg_target", "expect_equal", "expect_range"]
+
+# Bounds are compared with a little slack so float noise in a mean (0.7000000000000001)
+# cannot fail a score that is, to any reader, on the bound.
+_EPS = 1e-9
+
+_AGG_NAMES = {
+    AggType.MINIMUM: "min",
+    AggType.MAXIMUM: "max",
+    AggType.MEDIAN: "median",
+    AggType.MEAN: "mean",
+    AggType.AVERAGE: "mean",
+}
+
+_LABELS = {"f1": "F1", "precision": "precision", "recall": "recall"}
+
+
+def _label(metric: str, alias: str | None) -> str:
+    base = _LABELS[metric]
+    return f"{alias} ({base})" if alias else base
+
+
+def _record(
+    *,
+    function: str,
+    metric: str,
+    aggregation: str | None,
+    score: float | None,
+    low: float,
+    high: float,
+    outcome: str,
+    scored: TextsOutcome | None,
+    judge: str,
+    expected: str,
+    given: str,
+    error: str | None,
+    started: float,
+) -> None:
+    recorder = active_recorder()
+    if recorder is None:
+        return
+    recorder.add(
+        TextScoreRow(
+            test_id=None,
+            function=function,
+            metric=metric,
+            aggregation=aggregation,
+            score=score,
+            low=low,
+            high=high,
+            outcome=outcome,
+            runs=list(scored.runs) if scored else [],
+            evidence=list(scored.evidence) if scored else [],
+            judge=judge,
+            expected=expected,
+            given=given,
+            error=error,
+            seconds=time.perf_counter() - started,
+        )
+    )
+
+
+def _run(
+    *,
+    function: str,
+    metric: str,
+    alias: str | None,
+    agg: AggType | None,
+    expected: str,
+    given: str,
+    low: float,
+    high: float,
+    question_runs: int,
+    answer_runs: int,
+    retry_on_error: bool,
+) -> None:
+    __tracebackhide__ = True
+    started = time.perf_counter()
+    session = current_session()
+    aggregation = _AGG_NAMES[agg] if agg is not None else None
+    common: dict[str, Any] = {
+        "function": function,
+        "metric": metric,
+        "aggregation": aggregation,
+        "low": low,
+        "high": high,
+        "expected": expected,
+        "given": given,
+        "started": started,
+    }
+    try:
+        scored = evaluate_texts(
+            expected,
+            given,
+            metric=metric,
+            question_runs=question_runs,
+            answer_runs=answer_runs,
+            retry_on_error=retry_on_error,
+            session=session,
+        )
+    except JudgeError as exc:
+        _record(
+            **common,
+            score=None,
+            outcome="error",
+            scored=None,
+            judge=session.judge_name,
+            error=str(exc),
+        )
+        raise
+    score = scores_agg(scored.scores(metric), agg) if agg is not None else scored.score
+    passed = low - _EPS <= score <= high + _EPS
+    _record(
+        **common,
+        score=score,
+        outcome="passed" if passed else "failed",
+        scored=scored,
+        judge=scored.judge,
+        error=None,
+    )
+    if not passed:
+        message = failure_message(
+            label=_label(metric, alias),
+            metric=metric,
+            aggregation=aggregation,
+            score=score,
+            low=low,
+            high=high,
+            outcome=scored,
+            expected=expected,
+            given=given,
+        )
+        raise TextsAssertionError(message, score=score, low=low, high=high, outcome=scored)
+
+
+def expect_range(
+    metric: str,
+    function: str,
+    expected: Any,
+    given: Any,
+    min_score: Any,
+    max_score: Any,
+    skip_warnings: bool,
+    retry_on_error: bool,
+    *,
+    alias: str | None = None,
+) -> None:
+    """A single-run assertion that the score lies in ``[min_score, max_score]``."""
+    __tracebackhide__ = True
+    expected = v.check_text(expected, "expected")
+    given = v.check_text(given, "given")
+    low, high = v.check_range(min_score, max_score, v.MINIMAL_EXPECTED_MAX_DELTA, skip_warnings)
+    _run(
+        function=function,
+        metric=metric,
+        alias=alias,
+        agg=None,
+        expected=expected,
+        given=given,
+        low=low,
+        high=high,
+        question_runs=1,
+        answer_runs=1,
+        retry_on_error=retry_on_error,
+    )
+
+
+def expect_equal(
+    metric: str,
+    function: str,
+    expected: Any,
+    given: Any,
+    target: Any,
+    max_delta: Any,
+    skip_warnings: bool,
+    retry_on_error: bool,
+    *,
+    alias: str | None = None,
+) -> None:
+    """A single-run assertion that the score lies in ``target ± max_delta``."""
+    __tracebackhide__ = True
+    expected = v.check_text(expected, "expected")
+    given = v.check_text(given, "given")
+    low, high = v.check_target(target, max_delta, v.MINIMAL_EXPECTED_MAX_DELTA, skip_warnings)
+    _run(
+        function=function,
+        metric=metric,
+        alias=alias,
+        agg=None,
+        expected=expected,
+        given=given,
+        low=low,
+        high=high,
+        question_runs=1,
+        answer_runs=1,
+        retry_on_error=retry_on_error,
+    )
+
+
+def agg_bound(
+    metric: str,
+    function: str,
+    agg: AggType,
+    expected: Any,
+    given: Any,
+    bound: Any,
+    full_runs: Any,
+    each_question_runs: Any,
+    retry_on_error: bool,
+    *,
+    alias: str | None = None,
+) -> None:
+    """An aggregated assertion: the minimum is at least ``bound`` or the maximum at most it."""
+    __tracebackhide__ = True
+    expected = v.check_text(expected, "expected")
+    given = v.check_text(given, "given")
+    if agg is AggType.MINIMUM:
+        low, high = v.check_lower_bound(bound)
+    else:
+        low, high = v.check_upper_bound(bound)
+    q, a = v.check_runs(full_runs, each_question_runs)
+    _run(
+        function=function,
+        metric=metric,
+        alias=alias,
+        agg=agg,
+        expected=expected,
+        given=given,
+        low=low,
+        high=high,
+        question_runs=q,
+        answer_runs=a,
+        retry_on_error=retry_on_error,
+    )
+
+
+def agg_target(
+    metric: str,
+    function: str,
+    agg: AggType,
+    expected: Any,
+    given: Any,
+    target: Any,
+    max_delta: Any,
+    full_runs: Any,
+    each_question_runs: Any,
+    retry_on_error: bool,
+    *,
+    alias: str | None = None,
+) -> None:
+    """An aggregated assertion: the mean or median lies in ``target ± max_delta``."""
+    __tracebackhide__ = True
+    expected = v.check_text(expected, "expected")
+    given = v.check_text(given, "given")
+    low, high = v.check_target(target, max_delta, v.MINIMAL_EXPECTED_MAX_DELTA, False)
+    q, a = v.check_runs(full_runs, each_question_runs)
+    _run(
+        function=function,
+        metric=metric,
+        alias=alias,
+        agg=agg,
+        expected=expected,
+        given=given,
+        low=low,
+        high=high,
+        question_runs=q,
+        answer_runs=a,
+        retry_on_error=retry_on_error,
+    )

@@ -1,0 +1,212 @@
+"""The text of a failed text-score assertion: the score against its bounds, then the evidence.
+
+Evidence is what lets a reader act on a failure: for every side, the questions the judge
+answered below 1, lowest first, with their answers; for aggregated assertions every run's
+scores, the aggregate, the mean and the spread. Long texts and questions are shortened and long
+lists cut, saying how much was left out.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+from pytest_texts_score._pipeline import TextsOutcome
+from scorekit.report import Evidence
+
+__all__ = ["TextsAssertionError", "failure_message", "format_score", "shorten"]
+
+#: Questions shown per side before the list is cut.
+MAX_QUESTIONS_PER_SIDE = 8
+#: Runs listed one by one before the list is cut.
+MAX_RUNS_LISTED = 20
+#: Run ids listed after a question that failed in several runs.
+MAX_RUN_IDS = 5
+QUESTION_WIDTH = 160
+TEXT_WIDTH = 300
+
+_SIDE_TITLES = {
+    "precision": "Precision side: questions from `given`, answered from `expected`",
+    "recall": "Recall side: questions from `expected`, answered from `given`",
+}
+
+_AGG_WORDS = {"min": "minimum", "max": "maximum", "mean": "mean", "median": "median"}
+
+
+class TextsAssertionError(AssertionError):
+    """A text score fell outside its bounds (an ordinary test failure).
+
+    Exported as ``pytest_texts_score.TextsAssertionError``; catching ``AssertionError`` works.
+
+    Attributes:
+        score: the score (or the aggregate) that was checked.
+        low: the lowest score allowed.
+        high: the highest score allowed.
+        outcome: the full outcome, with every run and every question.
+    """
+
+    def __init__(
+        self, message: str, *, score: float, low: float, high: float, outcome: TextsOutcome
+    ) -> None:
+        super().__init__(message)
+        self.score = score
+        self.low = low
+        self.high = high
+        self.outcome = outcome
+
+
+# Tracebacks and pytest's summary name the class by module; show the public home.
+TextsAssertionError.__module__ = "pytest_texts_score"
+
+
+def shorten(text: str, width: int) -> str:
+    """Flatten white space and cut ``text`` to ``width`` characters, marking the cut.
+
+    Example:
+        >>> shorten("a  b\\nc", 10)
+        'a b c'
+        >>> shorten("abcdefghij", 6)
+        'abcde…'
+    """
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def format_score(value: float, other: float | None = None) -> str:
+    """Format a score with two decimals, or more when two decimals would hide a difference
+    from ``other`` (``0.7999 < 0.8`` must not read ``0.80 < 0.80``).
+
+    Example:
+        >>> format_score(0.5)
+        '0.50'
+        >>> format_score(0.7999, 0.8)
+        '0.7999'
+    """
+    if other is None or value == other:
+        return f"{value:.2f}"
+    for digits in range(2, 7):
+        if f"{value:.{digits}f}" != f"{other:.{digits}f}":
+            return f"{value:.{digits}f}"
+    return repr(value)
+
+
+def _bound(value: float) -> str:
+    text = f"{value:.6f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+def _headline(
+    label: str,
+    aggregation: str | None,
+    n_runs: int,
+    score: float,
+    low: float,
+    high: float,
+    judge: str,
+) -> str:
+    what = f"Text {label}"
+    if aggregation is not None:
+        what += f" ({_AGG_WORDS.get(aggregation, aggregation)} of {n_runs} runs)"
+    if score < low:
+        verdict = f"below minimum: {format_score(score, low)} < {_bound(low)}"
+    else:
+        verdict = f"above maximum: {format_score(score, high)} > {_bound(high)}"
+    return f"{what} {verdict} (allowed [{_bound(low)}, {_bound(high)}]; judge: {judge})."
+
+
+def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
+    items = [e for e in outcome.evidence if e.side == side]
+    mean = getattr(outcome, side)
+    title = _SIDE_TITLES[side]
+    several = outcome.question_runs * outcome.answer_runs > 1
+    score_word = "mean " if several else ""
+    if not items:
+        return [f"{title}: {score_word}{side} {format_score(mean)}; no questions (blank text)."]
+    below = sorted((e for e in items if e.answer < 1.0), key=lambda e: (e.answer, e.run))
+    head = (
+        f"{title}: {score_word}{side} {format_score(mean)};"
+        f" {len(below)} of {len(items)} answers below 1"
+    )
+    if not below:
+        return [head + "."]
+    lines = [head + ":"]
+    if not several:
+        shown = [f"  {e.answer:.2f}  {shorten(e.question, QUESTION_WIDTH)}" for e in below]
+    else:
+        # Runs often ask the same question; one line per question with the runs it failed in.
+        groups: dict[str, list[Evidence]] = {}
+        for e in below:
+            groups.setdefault(e.question, []).append(e)
+        ordered = sorted(groups.values(), key=lambda g: (min(e.answer for e in g), -len(g)))
+        shown = []
+        for group in ordered:
+            runs = [f"{e.run[0] + 1}.{e.run[1] + 1}" for e in group]
+            listed = ", ".join(runs[:MAX_RUN_IDS]) + (", ..." if len(runs) > MAX_RUN_IDS else "")
+            answers = [e.answer for e in group]
+            value = (
+                f"{min(answers):.2f}"
+                if len(set(answers)) == 1
+                else (f"{min(answers):.2f}-{max(answers):.2f}")
+            )
+            shown.append(
+                f"  {value}  {shorten(group[0].question, QUESTION_WIDTH)}"
+                f"  [{len(group)} run{'s' if len(group) > 1 else ''}: {listed}]"
+            )
+    lines.extend(shown[:MAX_QUESTIONS_PER_SIDE])
+    if len(shown) > MAX_QUESTIONS_PER_SIDE:
+        lines.append(f"  ... and {len(shown) - MAX_QUESTIONS_PER_SIDE} more")
+    return lines
+
+
+def _runs_lines(outcome: TextsOutcome, metric: str, label: str) -> list[str]:
+    names = [m for m in ("precision", "recall", "f1") if getattr(outcome, m) is not None]
+    lines = [f"Runs (question run.answer run: {' / '.join(names)}):"]
+    for run in outcome.runs[:MAX_RUNS_LISTED]:
+        values = " / ".join(format_score(float(getattr(run, m))) for m in names)
+        lines.append(f"  {run.question_run + 1}.{run.answer_run + 1}  {values}")
+    if len(outcome.runs) > MAX_RUNS_LISTED:
+        lines.append(f"  ... and {len(outcome.runs) - MAX_RUNS_LISTED} more runs")
+    scores = outcome.scores(metric)
+    spread = max(scores) - min(scores)
+    stdev = statistics.pstdev(scores) if len(scores) > 1 else 0.0
+    lines.append(
+        f"{label}: mean {format_score(math.fsum(scores) / len(scores))},"
+        f" median {format_score(statistics.median(scores))},"
+        f" min {format_score(min(scores))}, max {format_score(max(scores))},"
+        f" spread {format_score(spread)} (max - min), stdev {format_score(stdev)}"
+    )
+    return lines
+
+
+def failure_message(
+    *,
+    label: str,
+    metric: str,
+    aggregation: str | None,
+    score: float,
+    low: float,
+    high: float,
+    outcome: TextsOutcome,
+    expected: str,
+    given: str,
+) -> str:
+    """The message of a failed assertion.
+
+    Args:
+        label: how the metric is named to the user (``F1``, ``completeness (precision)``).
+        metric: ``precision``, ``recall`` or ``f1``.
+        aggregation: None for a single run, else ``min``, ``max``, ``mean`` or ``median``.
+        score: the score (or aggregate) that was checked.
+        low / high: the allowed range.
+        outcome: the scored outcome.
+        expected / given: the texts.
+    """
+    lines = [_headline(label, aggregation, len(outcome.runs), score, low, high, outcome.judge)]
+    if aggregation is not None:
+        lines.extend(_runs_lines(outcome, metric, label))
+    for side in ("precision", "recall"):
+        if getattr(outcome, side) is not None:
+            lines.extend(_side_lines(outcome, side))
+    lines.append(f"`expected`: {shorten(expected, TEXT_WIDTH)!r}")
+    lines.append(f"`given`: {shorten(given, TEXT_WIDTH)!r}")
+    return "\n".join(lines)

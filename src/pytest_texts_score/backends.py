@@ -1,0 +1,26 @@
+"""The judge interface: implement it to score texts with any model or service.
+
+A backend writes yes/no questions, one fact each, from a text, and answers questions from a
+text with one number in ``[0, 1]`` per question (how far the text supports "yes"). Methods may
+be plain or ``async``. The judge layer validates every reply (a non-empty list of questions,
+one number in ``[0, 1]`` per question), retries transient failures and limits concurrency.
+
+Select one with ``pytest_texts_score.configure(backend=obj)`` or ``--llm-provider
+package.module:attr`` (ini ``llm_provider``), where ``attr`` is a backend or a class or function
+that returns one when called with no arguments.
+
+Example:
+    >>> class SentenceJudge:
+    ...     def make_questions(self, text: str) -> list[str]:
+    ...         return [s.strip() for s in text.split(".") if s.strip()]
+    ...     def answer_questions(self, text: str, questions: list[str]) -> list[float]:
+    ...         return [1.0 if q in text else 0.0 for q in questions]
+    >>> isinstance(SentenceJudge(), Backend)
+    True
+"""
+
+from __future__ import annotations
+
+from scorekit.judges import Backend
+
+__all__ = ["Backend"]

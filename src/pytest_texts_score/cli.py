@@ -1,0 +1,330 @@
+"""The ``texts-score`` console script: score one text against another from the shell.
+
+Usage::
+
+    texts-score compare EXPECTED GIVEN            # two files
+    texts-score compare expected.txt -            # GIVEN from stdin
+    texts-score compare --expected-text "..." --given-text "..." --json
+
+Exit codes: 0 scored; 2 bad input (missing file, empty text, unknown option, bad setting);
+3 the judge failed (unreachable, invalid replies after the retries, missing or corrupt model).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from pytest_texts_score._pipeline import TextsOutcome
+
+__all__ = ["EXIT_BAD_INPUT", "EXIT_JUDGE_FAILED", "EXIT_OK", "build_parser", "main"]
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+EXIT_JUDGE_FAILED = 3
+
+PROG = "texts-score"
+
+#: Judge options of ``compare``: flag -> setting name of ``resolve_settings(overrides=...)``.
+_JUDGE_FLAGS: dict[str, str] = {
+    "--provider": "provider",
+    "--model": "model",
+    "--base-url": "base_url",
+    "--api-key": "api_key",
+    "--endpoint": "endpoint",
+    "--deployment": "deployment",
+    "--api-version": "api_version",
+    "--temperature": "temperature",
+    "--timeout": "timeout",
+    "--max-tokens": "max_tokens",
+    "--max-concurrency": "max_concurrency",
+    "--cache": "cache",
+    "--cache-dir": "cache_dir",
+    "--local-model": "local_model",
+}
+
+
+class BadInput(Exception):
+    """Input the command cannot use; the message is one line for the user."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line and exit with code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{PROG}: error: {message} (see `{PROG} --help`)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``texts-score`` argument parser (sub-command ``compare``)."""
+    parser = _Parser(
+        prog=PROG,
+        description="Score a text against a reference: precision, recall and F1 from an LLM"
+        " judge or the embedded offline judge.",
+    )
+    subs = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    compare = subs.add_parser(
+        "compare",
+        help="score GIVEN against EXPECTED",
+        description="Score GIVEN against EXPECTED. precision = questions written from GIVEN,"
+        " answered from EXPECTED; recall = questions written from EXPECTED, answered from"
+        " GIVEN; F1 = their harmonic mean. Exit codes: 0 scored, 2 bad input, 3 judge failed.",
+    )
+    compare.add_argument(
+        "paths",
+        nargs="*",
+        metavar="EXPECTED GIVEN",
+        help="files holding the texts ('-' reads one of them from stdin); a text given with"
+        " --expected-text or --given-text takes its place",
+    )
+    compare.add_argument("--expected-text", metavar="TEXT", help="the reference text itself")
+    compare.add_argument("--given-text", metavar="TEXT", help="the text under test itself")
+    compare.add_argument("--json", action="store_true", help="print one JSON object")
+    compare.add_argument(
+        "--metric",
+        choices=("f1", "precision", "recall"),
+        default="f1",
+        help="sides to score (default: f1, both sides)",
+    )
+    compare.add_argument(
+        "--question-runs", type=_positive_int, default=1, metavar="N", help="question sets"
+    )
+    compare.add_argument(
+        "--answer-runs", type=_positive_int, default=1, metavar="N", help="answers per set"
+    )
+    judge = compare.add_argument_group(
+        "judge",
+        "Default: the embedded offline judge (no key, no network). Unset options fall back to"
+        " the environment (OPENAI_API_KEY, OPENAI_BASE_URL, AZURE_OPENAI_*, SCOREKIT_*).",
+    )
+    judge.add_argument("--provider", help="local, openai, azure or package.module:attr")
+    judge.add_argument("--model", help="model name of the LLM judge")
+    judge.add_argument("--base-url", help="OpenAI-compatible server URL (selects openai)")
+    judge.add_argument("--api-key", help="API key of the LLM judge (never printed)")
+    judge.add_argument("--endpoint", help="Azure OpenAI endpoint (selects azure)")
+    judge.add_argument("--deployment", help="Azure OpenAI deployment name")
+    judge.add_argument("--api-version", help="Azure OpenAI API version")
+    judge.add_argument("--temperature", help="sampling temperature (default 0)")
+    judge.add_argument("--timeout", help="seconds per judge request (default 60)")
+    judge.add_argument("--max-tokens", help="maximum tokens per judge reply")
+    judge.add_argument("--max-concurrency", help="judge calls in flight at once")
+    judge.add_argument("--cache", help="judge reply cache: off, on or replay")
+    judge.add_argument("--cache-dir", help="folder of the judge reply cache")
+    judge.add_argument("--local-model", help="another ONNX model file for the local judge")
+    # Report options (``--report json|html -o PATH``) join here, written by scorekit.report.
+    return parser
+
+
+def _positive_int(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {raw!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {raw!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Source:
+    """One text and where it came from (a path, ``<stdin>`` or ``--expected-text``)."""
+
+    label: str
+    text: str
+
+
+def _read(role: str, path: str, stdin: IO[str]) -> Source:
+    if path == "-":
+        return Source("<stdin>", stdin.read())
+    p = Path(path)
+    if not p.exists():
+        raise BadInput(f"{role} file {path!r} does not exist")
+    if p.is_dir():
+        raise BadInput(f"{role} path {path!r} is a folder; give a text file")
+    try:
+        return Source(path, p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise BadInput(f"{role} file {path!r} is not UTF-8 text") from None
+    except OSError as exc:
+        raise BadInput(f"{role} file {path!r} cannot be read ({exc.strerror})") from None
+
+
+def _sources(args: argparse.Namespace, stdin: IO[str]) -> tuple[Source, Source]:
+    paths = list(args.paths)
+    if paths.count("-") > 1:
+        raise BadInput("only one text can come from stdin ('-')")
+    out: list[Source] = []
+    for role, literal in (("EXPECTED", args.expected_text), ("GIVEN", args.given_text)):
+        if literal is not None:
+            out.append(Source(f"--{role.lower()}-text", literal))
+        elif paths:
+            out.append(_read(role, paths.pop(0), stdin))
+        else:
+            raise BadInput(
+                f"{role} is missing: give two files (EXPECTED GIVEN), '-' for stdin, or"
+                f" --{role.lower()}-text TEXT"
+            )
+    if paths:
+        raise BadInput(f"unexpected extra argument {paths[0]!r}")
+    for role, src in zip(("EXPECTED", "GIVEN"), out):
+        if not src.text.strip():
+            raise BadInput(f"{role} text ({src.label}) is empty; give a text with some words")
+    return out[0], out[1]
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, Any]:
+    return {
+        name: getattr(args, name)
+        for name in _JUDGE_FLAGS.values()
+        if getattr(args, name) is not None
+    }
+
+
+def _score(args: argparse.Namespace, expected: str, given: str) -> TextsOutcome:
+    from pytest_texts_score._pipeline import evaluate_texts
+    from scorekit._session import ScoreSession
+    from scorekit.judges import resolve_settings
+
+    settings = resolve_settings(overrides=_overrides(args))
+    session = ScoreSession(settings)
+    try:
+        return evaluate_texts(
+            expected,
+            given,
+            metric=args.metric,
+            question_runs=args.question_runs,
+            answer_runs=args.answer_runs,
+            session=session,
+        )
+    finally:
+        session.close()
+
+
+def outcome_dict(outcome: TextsOutcome, expected: Source, given: Source) -> dict[str, Any]:
+    """The JSON document ``--json`` prints."""
+    return {
+        "expected": expected.label,
+        "given": given.label,
+        "judge": outcome.judge,
+        "metric": outcome.metric,
+        "precision": outcome.precision,
+        "recall": outcome.recall,
+        "f1": outcome.f1,
+        "question_runs": outcome.question_runs,
+        "answer_runs": outcome.answer_runs,
+        "runs": [asdict(r) for r in outcome.runs],
+        "evidence": [asdict(e) for e in outcome.evidence],
+    }
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+_SIDES = (
+    ("recall", "Recall: questions from EXPECTED, answered from GIVEN"),
+    ("precision", "Precision: questions from GIVEN, answered from EXPECTED"),
+)
+
+
+def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str]) -> None:
+    """Print the scores and the evidence tables with rich."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console(file=out, highlight=False, soft_wrap=False)
+    console.print(
+        Text.assemble(
+            ("precision ", "bold"),
+            _fmt(outcome.precision),
+            ("   recall ", "bold"),
+            _fmt(outcome.recall),
+            ("   F1 ", "bold"),
+            _fmt(outcome.f1),
+            f"   (judge: {outcome.judge}; expected: {expected.label}; given: {given.label})",
+        )
+    )
+    multi_run = outcome.question_runs * outcome.answer_runs > 1
+    for side, title in _SIDES:
+        rows = [e for e in outcome.evidence if e.side == side]
+        if not rows:
+            continue
+        table = Table(title=title, title_justify="left", expand=False)
+        table.add_column("#", justify="right")
+        if multi_run:
+            table.add_column("run")
+        table.add_column("question", overflow="fold")
+        table.add_column("answer", justify="right")
+        for i, ev in enumerate(rows, 1):
+            style = "green" if ev.answer >= 0.75 else "yellow" if ev.answer >= 0.25 else "red"
+            cells = [str(i)]
+            if multi_run:
+                cells.append("/".join(str(r) for r in ev.run))
+            cells += [ev.question, Text(f"{ev.answer:.2f}", style=style)]
+            table.add_row(*cells)
+        console.print(table)
+
+
+def _fail(code: int, message: str) -> int:
+    flat = " ".join(message.split())
+    print(f"{PROG}: error: {flat}", file=sys.stderr)
+    return code
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+) -> int:
+    """Run ``texts-score``; return the exit code.
+
+    Args:
+        argv: the arguments (default: ``sys.argv[1:]``).
+        stdin: where ``-`` reads from (default: ``sys.stdin``).
+        stdout: where results go (default: ``sys.stdout``).
+
+    Example:
+        >>> main(["compare", "--expected-text", "It rains.", "--given-text", "It rains.",
+        ...       "--json"])  # doctest: +SKIP
+        0
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    if args.command != "compare":
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
+    stdin = stdin if stdin is not None else sys.stdin
+    stdout = stdout if stdout is not None else sys.stdout
+
+    from scorekit.judges import JudgeError, SettingsError
+
+    try:
+        expected, given = _sources(args, stdin)
+        outcome = _score(args, expected.text, given.text)
+    except BadInput as exc:
+        return _fail(EXIT_BAD_INPUT, str(exc))
+    except SettingsError as exc:
+        return _fail(EXIT_BAD_INPUT, str(exc))
+    except JudgeError as exc:
+        return _fail(EXIT_JUDGE_FAILED, f"the judge failed: {exc}")
+    if args.json:
+        json.dump(outcome_dict(outcome, expected, given), stdout, indent=2)
+        stdout.write("\n")
+    else:
+        render(outcome, expected, given, stdout)
+    return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

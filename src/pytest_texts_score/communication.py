@@ -1,0 +1,74 @@
+"""The two judge calls as JSON strings and dicts, for code written against the reference API.
+
+Both functions go through the same judge layer as the assertions (the configured judge, its
+retries, cache and concurrency limit).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_texts_score import _validation as v
+from pytest_texts_score._pipeline import answer_question_set, make_question_set
+from scorekit.judges import InvalidReplyError
+from scorekit.judges._parse import parse_questions
+from scorekit.judges._prompts import number_questions
+
+__all__ = ["evaluate_questions", "make_questions"]
+
+
+def make_questions(base_text: str) -> str:
+    """Generate questions from a text with the configured judge.
+
+    Args:
+        base_text: the text from which to generate questions.
+
+    Returns:
+        A JSON string mapping question numbers to questions,
+        ``{"1": "Is ...?", "2": "Does ...?"}``; ``"{}"`` for a blank text (no judge call).
+
+    Raises:
+        scorekit.judges.JudgeError: the judge failed after its retries.
+
+    Example:
+        >>> make_questions("Paris is the capital of France.")  # doctest: +SKIP
+        '{"1":"Is Paris the capital of France?"}'
+    """
+    base_text = v.check_text(base_text, "base_text")
+    return number_questions(make_question_set(base_text))
+
+
+def _questions_of(questions_text: str) -> list[str]:
+    stripped = questions_text.strip()
+    if stripped in ("", "{}", "[]"):
+        return []
+    try:
+        return parse_questions(stripped)
+    except InvalidReplyError as exc:
+        raise ValueError(f"evaluate_questions: `questions_text` is not usable: {exc}") from None
+
+
+def evaluate_questions(answer_text: str, questions_text: str) -> list[dict[str, Any]]:
+    """Evaluate how well a text answers a list of questions with the configured judge.
+
+    Args:
+        answer_text: the text to use for answering the questions.
+        questions_text: the questions as a JSON string: an array of strings or an object whose
+            values are the questions (what :func:`make_questions` returns), optionally in a
+            fenced code block.
+
+    Returns:
+        One ``{"question": str, "answer": float}`` per question, the answer in ``[0, 1]``.
+
+    Raises:
+        ValueError: ``questions_text`` is not JSON of one of those shapes.
+        scorekit.judges.JudgeError: the judge failed after its retries.
+
+    Example:
+        >>> evaluate_questions("Paris is in France.", '["Is Paris in France?"]')  # doctest: +SKIP
+        [{'question': 'Is Paris in France?', 'answer': 1.0}]
+    """
+    answer_text = v.check_text(answer_text, "answer_text")
+    questions = _questions_of(v.check_text(questions_text, "questions_text"))
+    answers = answer_question_set(answer_text, questions)
+    return [{"question": q, "answer": a} for q, a in zip(questions, answers, strict=True)]

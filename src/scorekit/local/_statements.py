@@ -1,0 +1,159 @@
+"""Statements of a text: sentences, then clauses and list items, one fact each where possible.
+
+The local judge writes one question per statement and reads the statement back from the
+question, so :func:`question_for` and :func:`statement_of` are inverses.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "clauses",
+    "question_for",
+    "sentences",
+    "statement_of",
+    "statements",
+]
+
+_PREFIX = "Does the text state that "
+_SUFFIX = "?"
+
+#: Words after which a full stop does not end a sentence.
+_ABBREVIATIONS = frozenset(
+    "mr mrs ms dr prof st sr jr vs etc e.g i.e inc ltd co corp no nos fig approx dept est"
+    " a.m p.m u.s u.k jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+_BULLET = re.compile(r"^\s*(?:[-*•‣◦]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+")
+_SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s+")
+_TRAILING = re.compile(r"[\s.!?;:,]+$")
+#: Clause boundaries: semicolons, and coordinated clauses after a comma.
+_CLAUSE_SPLIT = re.compile(r"\s*;\s+|,\s+(?:and|but|while|whereas|yet)\s+")
+#: ``and``/``but`` without a comma also split, when both sides are long enough to be facts.
+_AND_SPLIT = re.compile(r"\s+(?:and|but)\s+")
+_MIN_CLAUSE_WORDS = 3
+_MIN_AND_WORDS = 5
+#: Statements longer than this many words are cut into pieces (the model reads 256 tokens).
+_MAX_WORDS = 60
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _ends_sentence(before: str, after: str, lowercase_text: bool) -> bool:
+    last = before.rsplit(None, 1)[-1].lower().rstrip(".!?\"'”’)]") if before.strip() else ""
+    word = before.rsplit(None, 1)[-1].rstrip(".!?\"'”’)]") if before.strip() else ""
+    if last in _ABBREVIATIONS or re.fullmatch(r"[A-Z]", word):
+        return False
+    if not after:
+        return True
+    first = after[0]
+    if first.isupper() or first.isdigit() or first in "\"'“‘([":
+        return True
+    return lowercase_text
+
+
+def sentences(text: str) -> list[str]:
+    """Split ``text`` into sentences; lines and list items are sentences of their own.
+
+    Example:
+        >>> sentences("It rains. Take an umbrella!\\n- dry socks")
+        ['It rains.', 'Take an umbrella!', 'dry socks']
+    """
+    out: list[str] = []
+    lowercase_text = not any(c.isupper() for c in text)
+    for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*•‣◦]|\(?\d{1,3}[.)])\s)", text):
+        line = _BULLET.sub("", " ".join(block.split()))
+        if not line:
+            continue
+        start = 0
+        for match in _SENTENCE_END.finditer(line):
+            end = match.end()
+            if _ends_sentence(line[: match.start() + 1], line[end:], lowercase_text):
+                piece = line[start:end].strip()
+                if piece:
+                    out.append(piece)
+                start = end
+        rest = line[start:].strip()
+        if rest:
+            out.append(rest)
+    return [s for s in out if any(ch.isalnum() for ch in s)]
+
+
+def _cut_long(text: str) -> list[str]:
+    words = text.split()
+    if len(words) <= _MAX_WORDS:
+        return [text]
+    return [" ".join(words[i : i + _MAX_WORDS]) for i in range(0, len(words), _MAX_WORDS)]
+
+
+def clauses(sentence: str) -> list[str]:
+    """Split one sentence into clauses that each read as a fact (short pieces stay joined).
+
+    Example:
+        >>> clauses("The app adds sync; exports are faster.")
+        ['The app adds sync', 'exports are faster']
+    """
+    core = _TRAILING.sub("", sentence.strip())
+    parts = [p for p in _CLAUSE_SPLIT.split(core) if p]
+    merged: list[str] = []
+    for part in parts:
+        if merged and _words(part) < _MIN_CLAUSE_WORDS:
+            merged[-1] = f"{merged[-1]}, {part}"
+        elif not merged or _words(merged[-1]) >= _MIN_CLAUSE_WORDS:
+            merged.append(part)
+        else:
+            merged[-1] = f"{merged[-1]}, {part}"
+    out: list[str] = []
+    for part in merged:
+        pieces = _AND_SPLIT.split(part)
+        if len(pieces) > 1 and all(_words(p) >= _MIN_AND_WORDS for p in pieces):
+            out.extend(pieces)
+        else:
+            out.append(part)
+    result: list[str] = []
+    for part in out:
+        result.extend(_cut_long(part.strip(" ,")))
+    return [p for p in result if any(ch.isalnum() for ch in p)]
+
+
+def statements(text: str) -> list[str]:
+    """The statements of ``text``: its clauses, in order, duplicates removed.
+
+    Example:
+        >>> statements("Bikes ride free. Tickets are sold at the harbour, and dogs pay 2 euros.")
+        ['Bikes ride free', 'Tickets are sold at the harbour', 'dogs pay 2 euros']
+    """
+    seen: set[str] = set()
+    out: list[str] = []
+    for sentence in sentences(text):
+        for clause in clauses(sentence):
+            key = clause.lower()
+            if key not in seen:
+                seen.add(key)
+                out.append(clause)
+    return out
+
+
+def question_for(statement: str) -> str:
+    """The readable yes/no question for a statement.
+
+    Example:
+        >>> question_for("Bikes ride free")
+        'Does the text state that Bikes ride free?'
+    """
+    return f"{_PREFIX}{statement}{_SUFFIX}"
+
+
+def statement_of(question: str) -> str:
+    """The statement inside a question written by :func:`question_for` (else the question).
+
+    Example:
+        >>> statement_of("Does the text state that Bikes ride free?")
+        'Bikes ride free'
+    """
+    q = question.strip()
+    if q.startswith(_PREFIX) and q.endswith(_SUFFIX):
+        return q[len(_PREFIX) : -len(_SUFFIX)].strip()
+    return q

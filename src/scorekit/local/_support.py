@@ -1,0 +1,240 @@
+"""How far a text supports a statement: semantic match, lexical evidence, conflict checks.
+
+The text is cut into passages (sentences, their clauses and comma pieces, and pairs of
+adjacent sentences, so a fact told over two sentences is found). For every statement the
+candidate passages are the closest by meaning and the ones sharing the most content words; each
+candidate gets
+
+    z = cosine + LEX_WEIGHT * content-word overlap + BIGRAM_WEIGHT * bigram overlap
+
+mapped to [0, 1] by a logistic curve, then lowered when the passage states a different number,
+a different name or the opposite polarity. The statement's support is the best candidate's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from scorekit.local._lexicon import Features, features
+from scorekit.local._model import Encoder, FloatArray
+from scorekit.local._statements import clauses, sentences
+
+# Tuned once on ../shared/data (see benchmarks/bench_local_judge.py); few on purpose.
+LEX_WEIGHT = 0.15
+BIGRAM_WEIGHT = 0.20
+MIDPOINT = 0.71
+STEEPNESS = 14.0
+#: Share of support kept when a passage contradicts the statement: a contradiction is no support.
+NUMBER_KEEP = 0.0
+NAME_KEEP = 0.0
+NEGATION_KEEP = 0.0
+#: Content-word overlap from which a polarity flip counts as a contradiction (full at 1.0).
+NEGATION_OVERLAP = 0.7
+#: Word closeness (cosine of word vectors) from which a synonym starts to count, and counts fully.
+WORD_LOW = 0.45
+WORD_HIGH = 0.80
+#: Passages whose support before the checks is this close to the best one's take part.
+DECISION_MARGIN = 0.10
+#: Candidate passages per statement, by meaning and by shared words.
+TOP_K = 6
+#: Passages embedded at a time (bounds memory on long texts).
+CHUNK = 256
+_MIN_PIECE_WORDS = 3
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One window of the answering text."""
+
+    text: str
+    feats: Features
+    #: Features of each sentence inside the window (polarity is judged per sentence).
+    parts: tuple[Features, ...]
+
+
+@lru_cache(maxsize=16384)
+def _features(text: str) -> Features:
+    return features(text)
+
+
+def passages(text: str) -> list[Passage]:
+    """The windows of ``text`` the judge searches, in order, without duplicates."""
+    sents = sentences(text)
+    seen: set[str] = set()
+    out: list[Passage] = []
+
+    def add(window: str, parts: Sequence[str]) -> None:
+        if window not in seen:
+            seen.add(window)
+            out.append(Passage(window, _features(window), tuple(_features(p) for p in parts)))
+
+    for i, sent in enumerate(sents):
+        add(sent, [sent])
+        pieces = clauses(sent)
+        commas = [p for p in sent.rstrip(".!?").split(", ") if len(p.split()) >= _MIN_PIECE_WORDS]
+        for piece in [*pieces, *commas] if len(pieces) > 1 or len(commas) > 1 else []:
+            add(piece, [piece])
+        if i + 1 < len(sents):
+            add(f"{sent} {sents[i + 1]}", [sent, sents[i + 1]])
+    return out
+
+
+def _overlap(a: frozenset[object], b: frozenset[object]) -> float:
+    return len(a & b) / len(a) if a else 0.0
+
+
+def _logistic(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-STEEPNESS * (z - MIDPOINT)))
+
+
+def conflicts(statement: Features, passage: Passage) -> dict[str, float]:
+    """Contradiction checks: the share of support each check keeps (1.0: no conflict).
+
+    Example:
+        >>> p = passages("The wall fell in 1989.")[0]
+        >>> conflicts(features("The wall fell in 1987."), p)["number"] < 1
+        True
+    """
+    out = {"number": 1.0, "name": 1.0, "negation": 1.0}
+    w = passage.feats
+    if statement.numbers - w.numbers and w.numbers - statement.numbers:
+        out["number"] = NUMBER_KEEP
+    missing_names = {n for n in statement.names if n not in w.words}
+    extra_names = {n for n in w.names if n not in statement.words}
+    if missing_names and extra_names:
+        out["name"] = NAME_KEEP
+    best = max(passage.parts, key=lambda p: _overlap(statement.content, p.content))
+    if best.negated % 2 != statement.negated % 2:
+        overlap = _overlap(statement.content, best.content)
+        if overlap >= NEGATION_OVERLAP:
+            strength = min(1.0, (overlap - NEGATION_OVERLAP) / (1.0 - NEGATION_OVERLAP) + 0.5)
+            out["negation"] = 1.0 - strength * (1.0 - NEGATION_KEEP)
+    return out
+
+
+def _soft_overlap(
+    statement: Features, passage: Features, vectors: Mapping[str, FloatArray] | None
+) -> float:
+    """Share of the statement's content words the passage holds, a synonym counting in part.
+
+    A word the passage lacks earns the closeness of its nearest passage word (word vectors of
+    the same model), ramped from ``WORD_LOW`` (nothing) to ``WORD_HIGH`` (a full match).
+    Numbers match only exactly.
+    """
+    if not statement.surface:
+        return 0.0
+    exact = [st in passage.content for st, _ in statement.surface]
+    if vectors is None or all(exact) or not passage.surface:
+        return sum(exact) / len(exact)
+    others = [w for _, w in passage.surface if w.isalpha()]
+    if not others:
+        return sum(exact) / len(exact)
+    pmat = np.stack([vectors[w] for w in others])
+    total = 0.0
+    for hit, (_, word) in zip(exact, statement.surface):
+        if hit:
+            total += 1.0
+        elif word.isalpha():
+            best = float((pmat @ vectors[word]).max())
+            total += min(1.0, max(0.0, (best - WORD_LOW) / (WORD_HIGH - WORD_LOW)))
+    return total / len(exact)
+
+
+def score_pair(
+    statement: Features,
+    cosine: float,
+    passage: Passage,
+    vectors: Mapping[str, FloatArray] | None = None,
+) -> tuple[float, float]:
+    """Support of one statement by one passage: ``(before, after)`` the conflict checks."""
+    uni = _soft_overlap(statement, passage.feats, vectors)
+    bi = _overlap(statement.bigrams, passage.feats.bigrams)
+    z = cosine + LEX_WEIGHT * uni + BIGRAM_WEIGHT * bi
+    raw = _logistic(z)
+    value = raw
+    for keep in conflicts(statement, passage).values():
+        value *= keep
+    return raw, value
+
+
+def decide(scored: Sequence[tuple[float, float]]) -> float:
+    """The support of a statement from its candidates' ``(before, after)`` conflict scores.
+
+    Only passages nearly as close as the closest one speak for the statement, so a passage
+    that contradicts it cannot be outvoted by a weaker, merely related passage.
+    """
+    if not scored:
+        return 0.0
+    top = max(raw for raw, _ in scored)
+    return max(value for raw, value in scored if raw >= top - DECISION_MARGIN)
+
+
+def _candidates_by_words(stmt: Features, index: dict[str, list[int]], k: int) -> list[int]:
+    counts: dict[int, int] = defaultdict(int)
+    for word in stmt.content:
+        for pid in index.get(word, ()):
+            counts[pid] += 1
+    return [pid for pid, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:k]]
+
+
+def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[float]:
+    """Support in [0, 1] of each statement by ``text``, rounded to 4 decimals.
+
+    Memory stays bounded on long texts: passages are embedded ``CHUNK`` at a time and only the
+    ``TOP_K`` closest per statement are kept.
+    """
+    if not statements:
+        return []
+    windows = passages(text)
+    if not windows:
+        return [0.0 for _ in statements]
+    stmt_feats = [_features(s) for s in statements]
+    svec = encoder.embed(list(statements))
+    n = len(statements)
+    k = min(TOP_K, len(windows))
+    best_cos = np.full((n, k), -2.0, dtype=np.float32)
+    best_idx = np.zeros((n, k), dtype=np.int64)
+    for start in range(0, len(windows), CHUNK):
+        chunk = windows[start : start + CHUNK]
+        wvec = encoder.embed([p.text for p in chunk])
+        sims = svec @ wvec.T
+        merged_cos = np.concatenate([best_cos, sims], axis=1)
+        merged_idx = np.concatenate(
+            [best_idx, np.arange(start, start + len(chunk))[None, :].repeat(n, axis=0)], axis=1
+        )
+        # A stable sort keeps ties in passage order, so results never depend on chunking.
+        order = np.argsort(-merged_cos, axis=1, kind="stable")[:, :k]
+        best_cos = np.take_along_axis(merged_cos, order, axis=1)
+        best_idx = np.take_along_axis(merged_idx, order, axis=1)
+    index: dict[str, list[int]] = defaultdict(list)
+    for pid, p in enumerate(windows):
+        for word in p.feats.content:
+            index[word].append(pid)
+    candidates: list[dict[int, float]] = []
+    for i, stmt in enumerate(stmt_feats):
+        cands = {int(best_idx[i, j]): float(best_cos[i, j]) for j in range(k)}
+        extra = [pid for pid in _candidates_by_words(stmt, index, k) if pid not in cands]
+        if extra:
+            evec = encoder.embed([windows[pid].text for pid in extra])
+            for pid, cos in zip(extra, (evec @ svec[i]).tolist()):
+                cands[pid] = float(cos)
+        candidates.append(cands)
+    words = sorted(
+        {w for f in stmt_feats for _, w in f.surface if w.isalpha()}
+        | {w for c in candidates for pid in c for _, w in windows[pid].feats.surface if w.isalpha()}
+    )
+    vectors = dict(zip(words, encoder.embed(words))) if WORD_HIGH > WORD_LOW else None
+    out: list[float] = []
+    for stmt, cands in zip(stmt_feats, candidates):
+        scored = [
+            score_pair(stmt, round(cos, 4), windows[pid], vectors)
+            for pid, cos in sorted(cands.items())
+        ]
+        out.append(round(min(1.0, max(0.0, decide(scored))), 4))
+    return out

@@ -1,0 +1,60 @@
+"""The report as one plain document: what the JSON file holds and the other formats read.
+
+Schema ``llm-scorekit-report/1``::
+
+    {"schema": ..., "created": ISO-8601 UTC,
+     "summary": {"texts": {total, passed, failed, error}, "tools": {...}},
+     "judge": {judge, model, calls, cache_hits, retries, judge_seconds, prompt_tokens,
+               completion_tokens, estimated_cost_usd} or null,
+     "texts": [TextScoreRow.to_dict()...], "tools": [ToolScoreRow.to_dict()...]}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from scorekit.report._rows import TextScoreRow, ToolScoreRow
+from scorekit.report._totals import judge_totals, outcome_counts, split_rows
+
+SCHEMA = "llm-scorekit-report/1"
+
+Row = TextScoreRow | ToolScoreRow
+
+
+def _finite(value: Any) -> Any:
+    # JSON has no NaN/Infinity; a non-finite number becomes null rather than invalid JSON.
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(k): _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
+
+
+def report_document(
+    rows: Sequence[Row], stats: Mapping[str, Any] | None, *, created: datetime | None = None
+) -> dict[str, Any]:
+    """Build the report document of some rows and judge counters.
+
+    Example:
+        >>> doc = report_document([ToolScoreRow("t::a", "assert_tools", 1.0, 0.9, "passed")], None)
+        >>> doc["summary"]["tools"]["passed"], doc["judge"]
+        (1, None)
+    """
+    texts, tools = split_rows(rows)
+    totals = judge_totals(stats)
+    when = created or datetime.now(timezone.utc)
+    doc: dict[str, Any] = {
+        "schema": SCHEMA,
+        "created": when.isoformat(timespec="seconds"),
+        "summary": {"texts": outcome_counts(texts), "tools": outcome_counts(tools)},
+        "judge": totals.to_dict() if totals is not None else None,
+        "texts": [r.to_dict() for r in texts],
+        "tools": [r.to_dict() for r in tools],
+    }
+    result: dict[str, Any] = _finite(doc)
+    return result

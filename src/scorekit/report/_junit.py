@@ -1,0 +1,59 @@
+"""Scores as JUnit XML properties (what ``record_property`` adds), for CI dashboards.
+
+Names, per scored assertion of a test:
+
+- text scoring: ``texts_<metric>[_<aggregation>]_score``, ``..._low``, ``..._high``,
+  ``..._outcome``, and for aggregated assertions ``..._runs`` (comma-separated run scores);
+  e.g. ``texts_f1_score``, ``texts_recall_mean_score``;
+- tool calls: ``toolscore_score``, ``toolscore_min_score``, ``toolscore_outcome``.
+
+A second assertion of the same kind in one test gets a ``_2`` (``_3``...) suffix on its prefix
+(``texts_f1_2_score``), so no property is overwritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from scorekit.report._rows import TextScoreRow, ToolScoreRow
+from scorekit.report._totals import run_scores
+
+Row = TextScoreRow | ToolScoreRow
+
+
+def _num(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def junit_properties(rows: Iterable[Row]) -> list[tuple[str, str]]:
+    """``(name, value)`` pairs for a test's rows, in recorded order.
+
+    Example:
+        >>> row = TextScoreRow("t::a", "texts_expect_f1_range", "f1", None, 0.9, 0.8, 1.0, "passed")
+        >>> junit_properties([row])[:2]
+        [('texts_f1_score', '0.9'), ('texts_f1_low', '0.8')]
+    """
+    seen: dict[str, int] = {}
+    props: list[tuple[str, str]] = []
+    for row in rows:
+        if isinstance(row, TextScoreRow):
+            base = f"texts_{row.metric}" + (f"_{row.aggregation}" if row.aggregation else "")
+        else:
+            base = "toolscore"
+        seen[base] = seen.get(base, 0) + 1
+        prefix = base if seen[base] == 1 else f"{base}_{seen[base]}"
+        if isinstance(row, TextScoreRow):
+            if row.score is not None:
+                props.append((f"{prefix}_score", _num(row.score)))
+            props.append((f"{prefix}_low", _num(row.low)))
+            props.append((f"{prefix}_high", _num(row.high)))
+            props.append((f"{prefix}_outcome", row.outcome))
+            scores = run_scores(row)
+            if row.aggregation and scores:
+                props.append((f"{prefix}_runs", ",".join(_num(s) for s in scores)))
+        else:
+            props.append((f"{prefix}_score", _num(row.score)))
+            if row.threshold is not None:
+                props.append((f"{prefix}_min_score", _num(row.threshold)))
+            props.append((f"{prefix}_outcome", row.outcome))
+    return props

@@ -1,0 +1,212 @@
+"""The terminal summary as plain text: one section per package that was used.
+
+Kept free of pytest so it can be tested, and reused by command lines, on plain rows. Plain text
+(no colour codes) because it must read the same in a CI log, a pipe and pytester.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorekit.report._rows import TextScoreRow, ToolScoreRow
+from scorekit.report._totals import (
+    judge_totals,
+    outcome_counts,
+    run_scores,
+    split_rows,
+    spread,
+)
+
+Row = TextScoreRow | ToolScoreRow
+
+TEXTS_TITLE = "text scores (pytest_texts_score)"
+TOOLS_TITLE = "tool-call scores (toolscore)"
+_EVIDENCE_WIDTH = 100
+_EVIDENCE_LINES = 8
+_METRICS_SHOWN = ("tool_f1", "argument_f1", "sequence_accuracy", "redundant_rate")
+
+
+@dataclass
+class Section:
+    """One titled block of summary lines."""
+
+    title: str
+    lines: list[str] = field(default_factory=list)
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _clip(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: max(width - 3, 1)] + "..."
+
+
+def _clip_left(text: str, width: int) -> str:
+    # Node ids end with the test name: keep the end, drop the folder part first.
+    return text if len(text) <= width else "..." + text[-(width - 3) :]
+
+
+def _table(header: Sequence[str], rows: list[list[str]], width: int) -> list[str]:
+    cells = [list(header), *rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    # Clip the test id only when the line would not fit the terminal.
+    room = width - sum(widths[1:]) - 2 * (len(header) - 1)
+    first = max(room, 24)
+    if widths[0] > first:
+        for r in cells:
+            r[0] = _clip_left(r[0], first)
+        widths[0] = first
+    out = []
+    for r in cells:
+        out.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+    return out
+
+
+def _text_metric(row: TextScoreRow) -> str:
+    return f"{row.metric} {row.aggregation}" if row.aggregation else row.metric
+
+
+def _text_score(row: TextScoreRow) -> str:
+    if row.score is None:
+        return "-"
+    if row.aggregation:
+        sd = spread(run_scores(row))
+        if sd is not None:
+            return f"{row.score:.3f} ±{sd:.3f}"
+    return f"{row.score:.3f}"
+
+
+def _text_lines(rows: list[TextScoreRow], verbosity: int, width: int) -> list[str]:
+    table_rows = []
+    for row in rows:
+        runs = str(len(row.runs)) if row.aggregation else ""
+        table_rows.append(
+            [
+                row.test_id or "-",
+                _text_metric(row),
+                _text_score(row),
+                f"[{row.low:.2f}, {row.high:.2f}]",
+                runs,
+                row.outcome.upper(),
+            ]
+        )
+    header = ["test", "metric", "score", "bounds", "runs", "result"]
+    lines = _table(header, table_rows, width)
+    if verbosity < 1:
+        return lines
+    # -v: each row followed by its runs, error and the evidence that cost points.
+    out = [lines[0]]
+    for line, row in zip(lines[1:], rows, strict=True):
+        out.append(line)
+        out.extend(_text_details(row))
+    return out
+
+
+def _text_details(row: TextScoreRow) -> list[str]:
+    details = [f"    {row.function} (judge {row.judge or '?'}, {row.seconds:.2f} s)"]
+    if row.error:
+        details.append("    error: " + _clip(row.error, _EVIDENCE_WIDTH))
+    scores = run_scores(row)
+    if row.aggregation and scores:
+        details.append("    runs: " + " ".join(f"{s:.3f}" for s in scores))
+    # The same question often costs points in every run: show it once, with its run count.
+    grouped: dict[tuple[str, str, float], list[str]] = {}
+    for ev in row.evidence:
+        if ev.answer < 1.0:
+            runs = grouped.setdefault((ev.side, ev.question, ev.answer), [])
+            runs.append("/".join(str(r) for r in ev.run))
+    for shown, ((side, question, answer), runs) in enumerate(grouped.items()):
+        if shown == _EVIDENCE_LINES:
+            details.append(f"    ... {len(grouped) - shown} more (the report files have all)")
+            break
+        where = f"run {runs[0]}" if len(runs) == 1 else f"{len(runs)} runs"
+        details.append(f"    {side} ({where}): {answer:.2f}  " + _clip(question, _EVIDENCE_WIDTH))
+    return details
+
+
+def _counts_phrase(rows: Sequence[Row], noun: str) -> str:
+    c = outcome_counts(rows)
+    word = noun if c["total"] == 1 else noun + "s"
+    parts = [f"{c['passed']} passed", f"{c['failed']} failed"]
+    if c["error"]:
+        parts.append(f"{c['error']} error" + ("" if c["error"] == 1 else "s"))
+    return f"{c['total']} {word}: " + ", ".join(parts)
+
+
+def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int) -> list[str]:
+    table_rows = []
+    for row in rows:
+        missing = ",".join(row.missing) or "-"
+        extra = ",".join(row.extra) or "-"
+        table_rows.append(
+            [
+                row.test_id or "-",
+                row.function,
+                _fmt(row.score),
+                _fmt(row.threshold, 2),
+                row.outcome.upper(),
+                _clip(missing, 24),
+                _clip(extra, 24),
+            ]
+        )
+    header = ["test", "function", "score", "min", "result", "missing", "extra"]
+    lines = _table(header, table_rows, width)
+    if verbosity < 1:
+        return lines
+    out = [lines[0]]
+    for line, row in zip(lines[1:], rows, strict=True):
+        out.append(line)
+        values = [(k, row.metrics.get(k)) for k in _METRICS_SHOWN]
+        shown = [f"{k} {v:.3f}" for k, v in values if isinstance(v, (int, float))]
+        if shown:
+            out.append("    " + ", ".join(shown))
+    return out
+
+
+def _mean_score(rows: Sequence[ToolScoreRow]) -> str:
+    return f"mean score {sum(r.score for r in rows) / len(rows):.3f}" if rows else ""
+
+
+def summary_sections(
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    *,
+    verbosity: int = 0,
+    width: int = 80,
+) -> list[Section]:
+    """The summary: a section per package that recorded rows; none when neither was used.
+
+    Args:
+        rows: the run's rows (text and tool rows mixed, in recorded order).
+        stats: judge counters (``JudgeStats.as_dict()`` plus optional ``model``/``judge``).
+        verbosity: pytest's verbosity; below 0 each section is one totals line, 1 and above
+            adds runs, errors and evidence.
+        width: terminal width, to clip long test ids.
+
+    Example:
+        >>> row = ToolScoreRow("t.py::test_a", "assert_tools", 1.0, 0.9, "passed")
+        >>> [s.title for s in summary_sections([row], None)]
+        ['tool-call scores (toolscore)']
+    """
+    texts, tools = split_rows(rows)
+    totals = judge_totals(stats)
+    sections: list[Section] = []
+    if texts:
+        judge_line = totals.line() if totals is not None else "judge: n/a"
+        head = "text scores: " + _counts_phrase(texts, "assertion")
+        if verbosity < 0:
+            sections.append(Section(TEXTS_TITLE, [f"{head}; {judge_line}"]))
+        else:
+            lines = _text_lines(texts, verbosity, width)
+            sections.append(Section(TEXTS_TITLE, [*lines, "", head, judge_line]))
+    if tools:
+        head = f"tool calls: {_counts_phrase(tools, 'evaluation')}; {_mean_score(tools)}"
+        if verbosity < 0:
+            sections.append(Section(TOOLS_TITLE, [head]))
+        else:
+            sections.append(Section(TOOLS_TITLE, [*_tool_lines(tools, verbosity, width), "", head]))
+    return sections

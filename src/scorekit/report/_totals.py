@@ -1,0 +1,164 @@
+"""Totals of a run: outcome counts per package and the judge's work (calls, cache, tokens, cost).
+
+The judge counters travel as a plain dict (``JudgeStats.as_dict()``), optionally with two more
+keys the writers understand: ``model`` (the judge model, for the cost estimate) and ``judge``
+(its short name). pytest-xdist workers send such dicts and the controller adds them up here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scorekit.report._prices import estimate_cost
+from scorekit.report._rows import TextScoreRow, ToolScoreRow
+
+Row = TextScoreRow | ToolScoreRow
+
+COUNTER_KEYS = (
+    "calls",
+    "cache_hits",
+    "retries",
+    "judge_seconds",
+    "prompt_tokens",
+    "completion_tokens",
+)
+LABEL_KEYS = ("model", "judge")
+OUTCOMES = ("passed", "failed", "error")
+
+
+@dataclass(frozen=True)
+class JudgeTotals:
+    """The judge's work in a run, ready to print.
+
+    Attributes:
+        tokens: prompt + completion tokens, or None when the judge reported no usage.
+        cost_usd: estimated cost, or None when usage or the model's price is unknown.
+    """
+
+    calls: int
+    cache_hits: int
+    retries: int
+    judge_seconds: float
+    prompt_tokens: int
+    completion_tokens: int
+    model: str | None
+    judge: str | None
+    tokens: int | None
+    cost_usd: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-serialisable dict (what the JSON report holds under ``judge``)."""
+        return {
+            "judge": self.judge,
+            "model": self.model,
+            "calls": self.calls,
+            "cache_hits": self.cache_hits,
+            "retries": self.retries,
+            "judge_seconds": round(self.judge_seconds, 6),
+            "prompt_tokens": self.prompt_tokens if self.tokens is not None else None,
+            "completion_tokens": self.completion_tokens if self.tokens is not None else None,
+            "estimated_cost_usd": self.cost_usd,
+        }
+
+    def line(self) -> str:
+        """One line: ``judge local: 12 calls, 3 cache hits, 1.20 s judge time, ...``."""
+        name = self.judge or "judge"
+        if self.model:
+            name = f"{name} ({self.model})"
+        tokens = "n/a" if self.tokens is None else f"{self.tokens:,}"
+        cost = "n/a" if self.cost_usd is None else f"~${self.cost_usd:.4f}"
+        return (
+            f"judge {name}: {_plural(self.calls, 'call')}, "
+            f"{_plural(self.cache_hits, 'cache hit')}, "
+            f"{self.judge_seconds:.2f} s judge time, tokens {tokens}, est. cost {cost}"
+        )
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def judge_totals(stats: Mapping[str, Any] | None) -> JudgeTotals | None:
+    """Turn a stats dict into :class:`JudgeTotals` (None when there are no stats).
+
+    Example:
+        >>> t = judge_totals({"calls": 2, "prompt_tokens": 1000, "model": "gpt-4o"})
+        >>> t.calls, t.tokens, t.cost_usd
+        (2, 1000, 0.0025)
+    """
+    if stats is None:
+        return None
+    prompt = int(stats.get("prompt_tokens", 0) or 0)
+    completion = int(stats.get("completion_tokens", 0) or 0)
+    model = stats.get("model") or None
+    has_usage = prompt > 0 or completion > 0
+    return JudgeTotals(
+        calls=int(stats.get("calls", 0) or 0),
+        cache_hits=int(stats.get("cache_hits", 0) or 0),
+        retries=int(stats.get("retries", 0) or 0),
+        judge_seconds=float(stats.get("judge_seconds", 0.0) or 0.0),
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        model=str(model) if model else None,
+        judge=str(stats["judge"]) if stats.get("judge") else None,
+        tokens=prompt + completion if has_usage else None,
+        cost_usd=estimate_cost(model, prompt, completion) if has_usage else None,
+    )
+
+
+def merge_stats(into: dict[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
+    """Add ``other``'s counters to ``into`` (in place, returned); labels keep the first value.
+
+    Example:
+        >>> merge_stats({"calls": 1, "judge": "local"}, {"calls": 2, "judge": "local"})
+        {'calls': 3, 'judge': 'local'}
+    """
+    for key in COUNTER_KEYS:
+        if key in other:
+            into[key] = into.get(key, 0) + other[key]
+    for key in LABEL_KEYS:
+        if other.get(key) and not into.get(key):
+            into[key] = other[key]
+    return into
+
+
+def outcome_counts(rows: Iterable[Row]) -> dict[str, int]:
+    """``{"total", "passed", "failed", "error"}`` counts of some rows."""
+    counts = {"total": 0, "passed": 0, "failed": 0, "error": 0}
+    for row in rows:
+        counts["total"] += 1
+        key = row.outcome if row.outcome in OUTCOMES else "error"
+        counts[key] += 1
+    return counts
+
+
+def split_rows(rows: Iterable[Row]) -> tuple[list[TextScoreRow], list[ToolScoreRow]]:
+    """The text rows and the tool rows, each in recorded order."""
+    texts: list[TextScoreRow] = []
+    tools: list[ToolScoreRow] = []
+    for row in rows:
+        if isinstance(row, TextScoreRow):
+            texts.append(row)
+        else:
+            tools.append(row)
+    return texts, tools
+
+
+def run_scores(row: TextScoreRow) -> list[float]:
+    """The per-run scores of an aggregated row, for its metric (runs without one skipped)."""
+    out: list[float] = []
+    for run in row.runs:
+        value = getattr(run, row.metric, None)
+        if isinstance(value, (int, float)):
+            out.append(float(value))
+    return out
+
+
+def spread(values: list[float]) -> float | None:
+    """Population standard deviation (None for fewer than two values)."""
+    if len(values) < 2:
+        return None
+    mean = sum(values) / len(values)
+    return float((sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5)

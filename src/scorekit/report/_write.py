@@ -1,0 +1,119 @@
+"""Write a report file: JSON, HTML or Markdown, atomically (a reader never sees half a file)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from scorekit.report._document import report_document
+from scorekit.report._html_report import render_html
+from scorekit.report._markdown_report import render_markdown
+from scorekit.report._rows import TextScoreRow, ToolScoreRow
+
+Row = TextScoreRow | ToolScoreRow
+FORMATS = ("json", "html", "md")
+
+
+class ReportError(OSError):
+    """A report could not be written; the message names the path and the reason."""
+
+
+def _write_text(path: str | os.PathLike[str], text: str) -> Path:
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        raise ReportError(f"cannot write report {str(target)!r}: {reason}") from None
+    return target
+
+
+def render_json(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:
+    """The JSON report as a string (see ``scorekit.report._document`` for the schema)."""
+    return json.dumps(report_document(rows, stats), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_json(
+    rows: Sequence[Row], stats: Mapping[str, Any] | None, path: str | os.PathLike[str]
+) -> Path:
+    """Write every row (inputs, scores, runs, evidence) and the judge totals as JSON.
+
+    Args:
+        rows: ``TextScoreRow`` / ``ToolScoreRow`` objects.
+        stats: ``JudgeStats.as_dict()`` (optionally with ``model`` and ``judge`` keys, for
+            the cost estimate and the judge's name), or None.
+        path: the file to write; missing parent folders are created.
+
+    Returns:
+        The path written.
+
+    Raises:
+        ReportError: the file cannot be written (the message names it).
+
+    Example:
+        >>> import tempfile, os
+        >>> row = ToolScoreRow("t::a", "assert_tools", 1.0, 0.9, "passed")
+        >>> p = write_json([row], None, os.path.join(tempfile.mkdtemp(), "r.json"))
+        >>> p.read_text().count('"kind": "tools"')
+        1
+    """
+    return _write_text(path, render_json(rows, stats))
+
+
+def write_html(
+    rows: Sequence[Row], stats: Mapping[str, Any] | None, path: str | os.PathLike[str]
+) -> Path:
+    """Write the self-contained HTML report (no network; opens on a phone).
+
+    Same arguments, return value and errors as :func:`write_json`.
+    """
+    return _write_text(path, render_html(rows, stats))
+
+
+def write_markdown(
+    rows: Sequence[Row], stats: Mapping[str, Any] | None, path: str | os.PathLike[str]
+) -> Path:
+    """Write the Markdown report (tables; for CI job summaries and comments)."""
+    return _write_text(path, render_markdown(rows, stats))
+
+
+def write_report(
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    path: str | os.PathLike[str],
+    fmt: str,
+) -> Path:
+    """Write a report in the format ``fmt``: ``json``, ``html`` or ``md``.
+
+    Raises:
+        ValueError: ``fmt`` is not one of the formats.
+        ReportError: the file cannot be written.
+
+    Example:
+        >>> import tempfile, os
+        >>> p = write_report([], None, os.path.join(tempfile.mkdtemp(), "r.md"), "md")
+        >>> "No scored assertions" in p.read_text()
+        True
+    """
+    key = fmt.lower().strip()
+    if key == "markdown":
+        key = "md"
+    if key == "json":
+        return write_json(rows, stats, path)
+    if key == "html":
+        return write_html(rows, stats, path)
+    if key == "md":
+        return write_markdown(rows, stats, path)
+    raise ValueError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.")

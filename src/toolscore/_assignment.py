@@ -1,0 +1,68 @@
+"""Minimum-cost rectangular assignment (the Hungarian method, vectorised with numpy).
+
+Shortest augmenting paths with row/column potentials: one augmentation per row of the smaller
+side, each a Dijkstra-like scan whose inner loop is one numpy pass over the columns. Exact for
+any real cost matrix; every row of the smaller side is assigned.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["solve_assignment"]
+
+
+def solve_assignment(cost: Any) -> list[tuple[int, int]]:
+    """Return ``(row, col)`` pairs of a minimum-cost assignment of ``min(rows, cols)`` pairs.
+
+    Example:
+        >>> import numpy as np
+        >>> sorted(solve_assignment(np.array([[4.0, 1.0], [2.0, 8.0]])))
+        [(0, 1), (1, 0)]
+    """
+    import numpy as np
+
+    matrix = np.asarray(cost, dtype=np.float64)
+    if matrix.ndim != 2 or matrix.size == 0:
+        return []
+    transposed = matrix.shape[0] > matrix.shape[1]
+    if transposed:
+        matrix = matrix.T
+    n_rows, n_cols = matrix.shape
+    # Shift to non-negative costs: potentials then start at zero safely.
+    matrix = matrix - matrix.min()
+    inf = np.inf
+    u = np.zeros(n_rows + 1)
+    v = np.zeros(n_cols + 1)
+    owner = np.zeros(n_cols + 1, dtype=np.int64)  # owner[j]: 1-based row on column j (0 = free)
+    way = np.zeros(n_cols + 1, dtype=np.int64)
+    for row in range(1, n_rows + 1):
+        owner[0] = row
+        col0 = 0
+        min_to = np.full(n_cols + 1, inf)
+        used = np.zeros(n_cols + 1, dtype=bool)
+        while True:
+            used[col0] = True
+            r0 = owner[col0]
+            reduced = matrix[r0 - 1] - u[r0] - v[1:]
+            free = ~used[1:]
+            better = free & (reduced < min_to[1:])
+            min_to[1:][better] = reduced[better]
+            way[1:][better] = col0
+            candidates = np.where(free, min_to[1:], inf)
+            col1 = int(np.argmin(candidates)) + 1
+            delta = candidates[col1 - 1]
+            u[owner[used]] += delta
+            v[used] -= delta
+            min_to[1:][free] -= delta
+            col0 = col1
+            if owner[col0] == 0:
+                break
+        while col0:
+            prev = int(way[col0])
+            owner[col0] = owner[prev]
+            col0 = prev
+    pairs = [(int(owner[j]) - 1, j - 1) for j in range(1, n_cols + 1) if owner[j] != 0]
+    if transposed:
+        pairs = [(c, r) for r, c in pairs]
+    return pairs

@@ -1,0 +1,148 @@
+"""The one comparison rule: every metric, the failure text and the reports use it.
+
+Lenient (default): a matcher decides first; then equality, with int and float compared
+numerically (bool is not a number), strings compared after stripping surrounding white space,
+and lists, tuples and dicts compared element by element with this same rule.
+
+Strict: exact types and values, recursing; matchers are still honoured.
+
+``canonical()`` gives a hashable form that is equal for two values exactly when the rule says
+they are equal, so identical argument sets can be paired by hashing (see ``_align``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from typing import Any
+
+from toolscore.matchers import Matcher
+
+__all__ = ["NOT_CANONICAL", "canonical", "contains_matcher", "values_match"]
+
+
+def values_match(expected: Any, actual: Any, strict: bool = False) -> bool:
+    """Apply the comparison rule to one expected value and one actual value."""
+    if isinstance(expected, Matcher):
+        return expected == actual
+    if strict:
+        return _strict(expected, actual)
+    return _lenient(expected, actual)
+
+
+def _lenient(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return bool(expected == actual)
+    if isinstance(expected, str) and isinstance(actual, str):
+        return expected.strip() == actual.strip()
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict) or expected.keys() != actual.keys():
+            return False
+        return all(values_match(v, actual[k], False) for k, v in expected.items())
+    if isinstance(expected, (list, tuple)):
+        if not isinstance(actual, (list, tuple)) or len(expected) != len(actual):
+            return False
+        return all(values_match(e, a, False) for e, a in zip(expected, actual))
+    return _safe_eq(expected, actual)
+
+
+def _strict(expected: Any, actual: Any) -> bool:
+    if type(expected) is not type(actual):
+        return False
+    if isinstance(expected, dict):
+        if expected.keys() != actual.keys():
+            return False
+        return all(values_match(v, actual[k], True) for k, v in expected.items())
+    if isinstance(expected, (list, tuple)):
+        if len(expected) != len(actual):
+            return False
+        return all(values_match(e, a, True) for e, a in zip(expected, actual))
+    return _safe_eq(expected, actual)
+
+
+def _safe_eq(expected: Any, actual: Any) -> bool:
+    # Arbitrary user objects may raise or return non-bools (numpy arrays) from ==.
+    try:
+        return bool(expected == actual)
+    except Exception:
+        return False
+
+
+def contains_matcher(value: Any) -> bool:
+    """True when a matcher sits anywhere inside ``value``."""
+    if isinstance(value, Matcher):
+        return True
+    if isinstance(value, dict):
+        return any(contains_matcher(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(contains_matcher(v) for v in value)
+    return False
+
+
+class _NotCanonical:
+    def __repr__(self) -> str:
+        return "NOT_CANONICAL"
+
+
+NOT_CANONICAL: Any = _NotCanonical()
+"""Returned by :func:`canonical` for values the hash shortcut cannot handle (NaN, objects)."""
+
+
+class _Fail(Exception):
+    pass
+
+
+def canonical(value: Any, strict: bool = False) -> Hashable:
+    """A hashable form: equal forms iff the rule says the values are equal (no matchers).
+
+    Returns ``NOT_CANONICAL`` for values that have no such form (matchers, NaN, unknown
+    objects); callers then fall back to :func:`values_match`.
+    """
+    try:
+        return _canon_strict(value) if strict else _canon_lenient(value)
+    except _Fail:
+        return NOT_CANONICAL
+
+
+def _canon_lenient(value: Any) -> Hashable:
+    if value is None:
+        return ("none",)
+    if isinstance(value, bool):
+        return ("bool", value)
+    if isinstance(value, int):
+        return ("num", value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise _Fail
+        # 1 == 1.0 and hash(1) == hash(1.0), so the plain number is the canonical form.
+        return ("num", value)
+    if isinstance(value, str):
+        return ("str", value.strip())
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(_canon_lenient(v) for v in value))
+    if isinstance(value, dict):
+        return ("map", frozenset((_key(k), _canon_lenient(v)) for k, v in value.items()))
+    raise _Fail
+
+
+def _canon_strict(value: Any) -> Hashable:
+    kind = type(value)
+    if value is None or kind in (bool, int, str):
+        return (kind, value)
+    if kind is float:
+        if math.isnan(value):
+            raise _Fail
+        return (kind, value)
+    if kind in (list, tuple):
+        return (kind, tuple(_canon_strict(v) for v in value))
+    if kind is dict:
+        return (kind, frozenset((_key(k), _canon_strict(v)) for k, v in value.items()))
+    raise _Fail
+
+
+def _key(key: Any) -> Hashable:
+    if isinstance(key, (str, int)) and not isinstance(key, bool):
+        return (type(key), key)
+    raise _Fail

@@ -1,0 +1,221 @@
+"""Gold files: the expected calls, with argument matchers written as JSON.
+
+A gold file holds a list of ``{"tool": name, "args": {...}}`` (or an object with that list under
+``"calls"`` or ``"expected"``). Inside ``args`` a JSON object whose keys start with ``$`` is a
+matcher:
+
+===================================  ==============================================
+JSON                                 matcher
+===================================  ==============================================
+``{"$any": true}``                   ``ANY``
+``{"$regex": "NYC|JFK"}``            ``Regex("NYC|JFK")``; ``"flags": "i"`` (i m s x)
+``{"$approx": 72.5, "rel": 0.01}``   ``Approx(72.5, rel=0.01)``; also ``"abs"``
+``{"$one_of": ["a", "b"]}``          ``OneOf("a", "b")`` (items may be matchers)
+``{"$contains": "x"}``               ``Contains("x")`` (the item may be a matcher)
+``{"$type": "int"}``                 ``IsType(int)``; a list of names for several
+``{"$literal": {...}}``              the value as written (a dict with ``$`` keys)
+===================================  ==============================================
+
+Type names: ``int``, ``float``, ``number`` (int or float), ``str``/``string``, ``bool``,
+``list``/``array``, ``dict``/``object``, ``null``/``none``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toolscore._trace_files import TraceFileError
+from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
+
+MATCHER_KEYS = ("$any", "$regex", "$approx", "$one_of", "$contains", "$type", "$literal")
+
+_TYPE_NAMES: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "integer": (int,),
+    "float": (float,),
+    "number": (int, float),
+    "str": (str,),
+    "string": (str,),
+    "bool": (bool,),
+    "boolean": (bool,),
+    "list": (list,),
+    "array": (list,),
+    "dict": (dict,),
+    "object": (dict,),
+    "null": (type(None),),
+    "none": (type(None),),
+}
+_FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
+
+
+class GoldFormatError(TraceFileError):
+    """A gold file's content is not a valid list of expected calls (message says where)."""
+
+
+def _fail(where: str, problem: str) -> GoldFormatError:
+    return GoldFormatError(f"{where}: {problem}")
+
+
+def _allowed(spec: Mapping[str, Any], where: str, key: str, extra: tuple[str, ...]) -> None:
+    unknown = sorted(set(spec) - {key, *extra})
+    if unknown:
+        also = f" (allowed with {key}: {', '.join(extra)})" if extra else ""
+        raise _fail(where, f"unexpected key {unknown[0]!r} next to {key!r}{also}")
+
+
+def _regex(spec: Mapping[str, Any], where: str) -> Matcher:
+    _allowed(spec, where, "$regex", ("flags",))
+    pattern = spec["$regex"]
+    if not isinstance(pattern, str):
+        raise _fail(where, f"$regex needs a string pattern, got {pattern!r}")
+    flags = 0
+    for letter in str(spec.get("flags", "")).lower():
+        if letter not in _FLAGS:
+            raise _fail(where, f"$regex flag {letter!r} is not one of i, m, s, x")
+        flags |= _FLAGS[letter]
+    try:
+        return Regex(pattern, flags)
+    except (re.error, TypeError, ValueError) as exc:
+        raise _fail(where, f"$regex {pattern!r} is not a valid pattern ({exc})") from None
+
+
+def _number(value: Any, where: str, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _fail(where, f"{what} needs a number, got {value!r}")
+    return float(value) if isinstance(value, float) else value
+
+
+def _approx(spec: Mapping[str, Any], where: str) -> Matcher:
+    _allowed(spec, where, "$approx", ("rel", "abs"))
+    value = _number(spec["$approx"], where, "$approx")
+    rel = _number(spec.get("rel", 1e-6), where, "$approx 'rel'")
+    abs_tol = _number(spec.get("abs", 0.0), where, "$approx 'abs'")
+    try:
+        return Approx(value, rel=rel, abs=abs_tol)
+    except (TypeError, ValueError) as exc:
+        raise _fail(where, f"$approx: {exc}") from None
+
+
+def _one_of(spec: Mapping[str, Any], where: str) -> Matcher:
+    _allowed(spec, where, "$one_of", ())
+    values = spec["$one_of"]
+    if not isinstance(values, list) or not values:
+        raise _fail(where, f"$one_of needs a non-empty list of candidates, got {values!r}")
+    return OneOf(*(decode_value(v, f"{where}.$one_of[{i}]") for i, v in enumerate(values)))
+
+
+def _contains(spec: Mapping[str, Any], where: str) -> Matcher:
+    _allowed(spec, where, "$contains", ())
+    return Contains(decode_value(spec["$contains"], f"{where}.$contains"))
+
+
+def _type(spec: Mapping[str, Any], where: str) -> Matcher:
+    _allowed(spec, where, "$type", ())
+    raw = spec["$type"]
+    names = raw if isinstance(raw, list) else [raw]
+    types: list[type] = []
+    for name in names:
+        found = _TYPE_NAMES.get(str(name).lower()) if isinstance(name, str) else None
+        if found is None:
+            known = ", ".join(_TYPE_NAMES)
+            raise _fail(where, f"$type {name!r} is not a known type name ({known})")
+        types.extend(t for t in found if t not in types)
+    if not types:
+        raise _fail(where, "$type needs a type name or a non-empty list of them")
+    return IsType(*types)
+
+
+def _any(spec: Mapping[str, Any], where: str) -> Matcher:
+    _allowed(spec, where, "$any", ())
+    if spec["$any"] is not True:
+        raise _fail(where, f'$any takes true ({{"$any": true}}), got {spec["$any"]!r}')
+    return ANY
+
+
+_DECODERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
+    "$any": _any,
+    "$regex": _regex,
+    "$approx": _approx,
+    "$one_of": _one_of,
+    "$contains": _contains,
+    "$type": _type,
+}
+
+
+def decode_value(value: Any, where: str) -> Any:
+    """Turn the JSON encoding of matchers inside ``value`` into matcher objects.
+
+    Args:
+        value: a JSON value from a gold file.
+        where: its location, for error messages (``gold.json: expected[0].args.city``).
+
+    Raises:
+        GoldFormatError: an unknown ``$`` key or a malformed matcher (the message names it).
+
+    Example:
+        >>> decode_value({"$regex": "NYC|JFK"}, "x")
+        Regex('NYC|JFK')
+    """
+    if isinstance(value, list):
+        return [decode_value(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if not isinstance(value, dict):
+        return value
+    dollar = [k for k in value if isinstance(k, str) and k.startswith("$")]
+    if not dollar:
+        return {k: decode_value(v, f"{where}.{k}") for k, v in value.items()}
+    if "$literal" in value:
+        _allowed(value, where, "$literal", ())
+        return value["$literal"]
+    known = [k for k in dollar if k in _DECODERS]
+    if not known:
+        raise _fail(
+            where,
+            f"unknown matcher key {dollar[0]!r}; use one of {', '.join(MATCHER_KEYS)}",
+        )
+    if len(dollar) > 1:
+        others = [k for k in dollar if k != known[0]]
+        raise _fail(where, f"unexpected key {others[0]!r} next to {known[0]!r}")
+    return _DECODERS[known[0]](value, where)
+
+
+def decode_gold(data: Any, where: str) -> list[dict[str, Any]]:
+    """The expected calls of a parsed gold file, matchers decoded.
+
+    Raises:
+        GoldFormatError: not a list of ``{"tool", "args"}`` objects, or a bad matcher.
+    """
+    calls = data
+    if isinstance(data, dict):
+        for key in ("calls", "expected"):
+            if isinstance(data.get(key), list):
+                calls = data[key]
+                break
+        else:
+            raise _fail(
+                where,
+                'a gold file holds a list of {"tool": ..., "args": {...}} '
+                '(or an object with that list under "calls"); got an object with keys '
+                + ", ".join(repr(k) for k in list(data)[:5]),
+            )
+    if not isinstance(calls, list):
+        raise _fail(where, f"a gold file holds a list of calls, got {type(calls).__name__}")
+    out: list[dict[str, Any]] = []
+    for i, item in enumerate(calls):
+        at = f"{where}: [{i}]"
+        if not isinstance(item, dict) or not isinstance(item.get("tool"), str) or not item["tool"]:
+            raise GoldFormatError(
+                f'{at}: each expected call needs a "tool" name, like '
+                f'{{"tool": "get_weather", "args": {{"city": "NYC"}}}}; got {item!r}'[:300]
+            )
+        unknown = sorted(set(item) - {"tool", "args", "metadata", "description"})
+        if unknown:
+            raise GoldFormatError(f"{at}: unknown key {unknown[0]!r} (use 'tool' and 'args')")
+        args = item.get("args")
+        if args is not None and not isinstance(args, dict):
+            raise GoldFormatError(f"{at}.args: must be an object or null, got {args!r}")
+        decoded = None if args is None else decode_value(args, f"{at}.args")
+        call: dict[str, Any] = {"tool": item["tool"], "args": decoded}
+        out.append(call)
+    return out

@@ -1,0 +1,105 @@
+"""Argument agreement: per pair of aligned calls, and as precision / recall / F1.
+
+Counting (micro-averaged over the alignment):
+
+* each expected argument of a paired call is one unit of recall, each actual argument of a
+  paired call one unit of precision; a unit agrees when the same name holds a value that the
+  comparison rule accepts;
+* "no arguments" is itself one unit: ``{}`` against ``{}`` agrees, ``{}`` against
+  ``{"x": 1}`` does not;
+* an expected call with ``args=None`` ("do not check") counts one agreeing unit when paired;
+* a missed expected call loses all its units (``max(1, len(args))``) on the recall side;
+* extra actual calls are not counted here (tool precision and the redundancy rate count them).
+
+With no units at all (``[]`` against ``[]``) precision, recall and F1 are 1.0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toolscore._compare import values_match
+from toolscore.adapters.base import ToolCall
+
+__all__ = ["ArgumentCount", "calculate_argument_f1", "count_pair", "missed_units", "prf"]
+
+
+@dataclass(frozen=True)
+class ArgumentCount:
+    """Agreeing units and the units on each side for one pair of calls."""
+
+    agree: int
+    expected: int
+    actual: int
+
+    @property
+    def all_ok(self) -> bool:
+        """Every unit on both sides agrees."""
+        return self.agree == self.expected == self.actual
+
+
+def count_pair(
+    expected_args: dict[str, Any] | None, actual_args: dict[str, Any] | None, strict: bool = False
+) -> ArgumentCount:
+    """Count agreeing argument units for one expected call paired with one actual call."""
+    if expected_args is None:
+        return ArgumentCount(1, 1, 1)
+    actual_args = actual_args or {}
+    if not expected_args:
+        return ArgumentCount(1, 1, 1) if not actual_args else ArgumentCount(0, 1, len(actual_args))
+    if not actual_args:
+        return ArgumentCount(0, len(expected_args), 1)
+    agree = 0
+    for name, value in expected_args.items():
+        if name in actual_args and values_match(value, actual_args[name], strict):
+            agree += 1
+    return ArgumentCount(agree, len(expected_args), len(actual_args))
+
+
+def missed_units(expected_args: dict[str, Any] | None) -> int:
+    """Recall units lost when an expected call has no partner."""
+    return max(1, len(expected_args)) if expected_args else 1
+
+
+def prf(agree: int, expected: int, actual: int) -> tuple[float, float, float]:
+    """Precision, recall and F1 from unit counts (1.0 for an empty side)."""
+    precision = agree / actual if actual else 1.0
+    recall = agree / expected if expected else 1.0
+    if agree == expected == actual:
+        return 1.0, 1.0, 1.0
+    total = precision + recall
+    f1 = 2 * precision * recall / total if total else 0.0
+    return precision, recall, f1
+
+
+def calculate_argument_f1(
+    gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall], strict: bool = False
+) -> dict[str, float]:
+    """Argument precision, recall and F1 over the one-to-one alignment of two call lists.
+
+    Args:
+        gold_calls: the expected calls.
+        trace_calls: the calls the agent made.
+        strict: exact types and values instead of the lenient rule.
+
+    Returns:
+        ``{"precision": ..., "recall": ..., "f1": ...}``, each in ``[0, 1]``.
+
+    Example:
+        >>> from toolscore.adapters.base import ToolCall
+        >>> calculate_argument_f1([ToolCall("a", {"x": 1})], [ToolCall("a", {"x": 1.0})])
+        {'precision': 1.0, 'recall': 1.0, 'f1': 1.0}
+    """
+    from toolscore._align import align
+
+    alignment = align(
+        [c.tool for c in gold_calls],
+        [c.args for c in gold_calls],
+        [c.tool for c in trace_calls],
+        [c.args for c in trace_calls],
+        strict,
+    )
+    p, r, f = prf(alignment.agree, alignment.expected_units, alignment.actual_units)
+    return {"precision": p, "recall": r, "f1": f}

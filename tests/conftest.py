@@ -1,0 +1,108 @@
+"""Fixtures shared by every test suite.
+
+``fake_llm``: a real HTTP fake of the OpenAI and Azure chat-completions APIs on 127.0.0.1 (see
+``tests/fakes/openai_server.py`` for its controls). One server per test session (per xdist
+worker), reset before every test that uses it.
+
+``fake_llm_settings`` / ``fake_azure_settings``: resolved ``JudgeSettings`` pointing at it
+(cache off, key ``FAKE_KEY``). ``fake_llm_args``: the same as pytest command-line arguments,
+for pytester runs. ``fake_llm_options``: the same as ``configure(...)`` keyword arguments.
+
+Every test runs without the developer's LLM environment variables, so no test can reach a
+real judge by accident.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from fakes.openai_server import FakeLLM
+from scorekit.judges import JudgeSettings, resolve_settings
+
+#: The API key the fixtures configure (deliberately recognisable in leak checks).
+FAKE_KEY = "sk-fake-SECRET-0123456789abcdef"
+
+_LLM_ENV = (
+    "AZURE_OPENAI_API_KEY",
+    "AZURE_OPENAI_ENDPOINT",
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "OPENAI_API_VERSION",
+    "OPENAI_ORG_ID",
+    "OPENAI_PROJECT_ID",
+    "SCOREKIT_CACHE_DIR",
+    "SCOREKIT_LOCAL_MODEL",
+)
+
+
+@pytest.fixture(autouse=True)
+def _no_llm_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in _LLM_ENV:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(scope="session")
+def _fake_llm_server() -> Iterator[FakeLLM]:
+    server = FakeLLM().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def fake_llm(_fake_llm_server: FakeLLM) -> Iterator[FakeLLM]:
+    """The fake chat-completions server, reset for this test."""
+    _fake_llm_server.reset()
+    yield _fake_llm_server
+    _fake_llm_server.reset()
+
+
+@pytest.fixture
+def fake_llm_options(fake_llm: FakeLLM) -> dict[str, object]:
+    """``configure(...)`` keyword arguments for the openai judge on the fake server."""
+    return {
+        "provider": "openai",
+        "base_url": fake_llm.base_url,
+        "api_key": FAKE_KEY,
+        "model": "fake-model",
+        "cache": "off",
+        "timeout": 5.0,
+    }
+
+
+@pytest.fixture
+def fake_llm_settings(fake_llm_options: dict[str, object]) -> JudgeSettings:
+    """Resolved settings for the openai judge on the fake server."""
+    return resolve_settings(overrides=fake_llm_options, env={})
+
+
+@pytest.fixture
+def fake_azure_settings(fake_llm: FakeLLM) -> JudgeSettings:
+    """Resolved settings for the azure judge on the fake server (deployment ``fake-dep``)."""
+    return resolve_settings(
+        overrides={
+            "provider": "azure",
+            "endpoint": fake_llm.azure_endpoint,
+            "deployment": "fake-dep",
+            "api_key": FAKE_KEY,
+            "cache": "off",
+            "timeout": 5.0,
+        },
+        env={},
+    )
+
+
+@pytest.fixture
+def fake_llm_args(fake_llm: FakeLLM) -> list[str]:
+    """pytest command-line arguments selecting the openai judge on the fake server."""
+    return [
+        "--llm-provider=openai",
+        f"--llm-base-url={fake_llm.base_url}",
+        f"--llm-api-key={FAKE_KEY}",
+        "--llm-model=fake-model",
+        "--llm-cache=off",
+        "--llm-timeout=5",
+    ]

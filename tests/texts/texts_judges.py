@@ -1,0 +1,89 @@
+"""Judges scripted for the pytest_texts_score tests: custom backends, the public extension
+point. The fixtures that activate them are in ``texts_fixtures.py``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from dataclasses import dataclass, field
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in text.replace("!", ".").split(".") if s.strip()]
+
+
+@dataclass
+class Call:
+    kind: str  # "questions" | "answers"
+    text: str
+    questions: list[str] | None = None
+
+
+@dataclass
+class ScriptedJudge:
+    """Questions: one per sentence (``"<sentence>?"``). Answers: ``answers[question]`` if
+    scripted, else 1.0 when the sentence occurs in the text, else 0.0."""
+
+    answers: dict[str, float] = field(default_factory=dict)
+    calls: list[Call] = field(default_factory=list)
+    name: str = "scripted"
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def make_questions(self, text: str) -> list[str]:
+        with self._lock:
+            self.calls.append(Call("questions", text))
+        return [s + "?" for s in sentences(text)]
+
+    def answer_questions(self, text: str, questions: list[str]) -> list[float]:
+        with self._lock:
+            self.calls.append(Call("answers", text, list(questions)))
+        out = []
+        for q in questions:
+            if q in self.answers:
+                out.append(self.answers[q])
+            else:
+                out.append(1.0 if q[:-1] in text else 0.0)
+        return out
+
+    def count(self, kind: str) -> int:
+        return sum(1 for c in self.calls if c.kind == kind)
+
+
+class InFlightJudge:
+    """An async judge that records how many calls of each kind are in flight at once.
+
+    Each call waits (up to ``patience`` seconds) until ``expect[kind]`` calls of its kind are
+    in flight, so a judge layer that sends the calls together reaches that number, and one
+    that sends them one by one never gets past 1 (it only loses ``patience`` per call; it never
+    hangs). No timing is asserted: only counts.
+    """
+
+    name = "inflight"
+
+    def __init__(self, questions: int, answers: int, patience: float = 2.0) -> None:
+        self.expect = {"questions": questions, "answers": answers}
+        self.patience = patience
+        self.in_flight = {"questions": 0, "answers": 0}
+        self.max_in_flight = {"questions": 0, "answers": 0}
+        self.calls = {"questions": 0, "answers": 0}
+        self._events: dict[str, asyncio.Event] = {}
+
+    async def _visit(self, kind: str) -> None:
+        event = self._events.setdefault(kind, asyncio.Event())
+        self.calls[kind] += 1
+        self.in_flight[kind] += 1
+        self.max_in_flight[kind] = max(self.max_in_flight[kind], self.in_flight[kind])
+        if self.in_flight[kind] >= self.expect[kind]:
+            event.set()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(event.wait(), self.patience)
+        self.in_flight[kind] -= 1
+
+    async def make_questions(self, text: str) -> list[str]:
+        await self._visit("questions")
+        return [s + "?" for s in sentences(text)]
+
+    async def answer_questions(self, text: str, questions: list[str]) -> list[float]:
+        await self._visit("answers")
+        return [1.0] * len(questions)
