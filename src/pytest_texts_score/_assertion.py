@@ -117,14 +117,17 @@ def _run(
             retry_on_error=retry_on_error,
             session=session,
         )
-    except JudgeError as exc:
+    except Exception as exc:
+        # A judge failure (or a bug in a custom judge) is an error of this assertion, not a
+        # score; the report shows it as such and the exception goes on unchanged.
+        cause = str(exc) if isinstance(exc, JudgeError) else f"{type(exc).__name__}: {exc}"
         _record(
             **common,
             score=None,
             outcome="error",
             scored=None,
             judge=session.judge_name,
-            error=str(exc),
+            error=cause,
         )
         raise
     score = scores_agg(scored.scores(metric), agg) if agg is not None else scored.score

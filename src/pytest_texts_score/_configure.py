@@ -96,7 +96,7 @@ def configure(backend: Backend | None = None, **settings: Any) -> None:
         session.settings = new_settings
         session.backend_override = new_backend
     else:
-        _pending_settings.update(settings)
+        _pending_settings.update({k.removeprefix("llm_"): v for k, v in settings.items()})
         if backend is not None:
             _pending_backend[:] = [backend]
         elif "provider" in names:

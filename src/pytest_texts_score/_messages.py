@@ -160,7 +160,8 @@ def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
 
 def _runs_lines(outcome: TextsOutcome, metric: str, label: str) -> list[str]:
     names = [m for m in ("precision", "recall", "f1") if getattr(outcome, m) is not None]
-    lines = [f"Runs (question run.answer run: {' / '.join(names)}):"]
+    titles = " / ".join("F1" if m == "f1" else m for m in names)
+    lines = [f"Runs (question run.answer run: {titles}):"]
     for run in outcome.runs[:MAX_RUNS_LISTED]:
         values = " / ".join(format_score(float(getattr(run, m))) for m in names)
         lines.append(f"  {run.question_run + 1}.{run.answer_run + 1}  {values}")

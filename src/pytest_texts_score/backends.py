@@ -5,6 +5,10 @@ text with one number in ``[0, 1]`` per question (how far the text supports "yes"
 be plain or ``async``. The judge layer validates every reply (a non-empty list of questions,
 one number in ``[0, 1]`` per question), retries transient failures and limits concurrency.
 
+To signal a failure, raise one of the errors below: ``TransientJudgeError`` (or
+``InvalidReplyError``) is retried with backoff, ``PermanentJudgeError`` fails at once; either
+way the test errors instead of failing. Any other exception propagates unchanged.
+
 Select one with ``pytest_texts_score.configure(backend=obj)`` or ``--llm-provider
 package.module:attr`` (ini ``llm_provider``), where ``attr`` is a backend or a class or function
 that returns one when called with no arguments.
@@ -21,6 +25,18 @@ Example:
 
 from __future__ import annotations
 
-from scorekit.judges import Backend
+from scorekit.judges import (
+    Backend,
+    InvalidReplyError,
+    JudgeError,
+    PermanentJudgeError,
+    TransientJudgeError,
+)
 
-__all__ = ["Backend"]
+__all__ = [
+    "Backend",
+    "InvalidReplyError",
+    "JudgeError",
+    "PermanentJudgeError",
+    "TransientJudgeError",
+]

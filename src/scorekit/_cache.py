@@ -144,8 +144,11 @@ class JudgeCache:
             except sqlite3.Error as exc:
                 self._give_up(exc, "writing to")
 
-    def __len__(self) -> int:
-        """Number of stored replies (0 when the cache is unusable)."""
+    def count(self) -> int:
+        """Number of stored replies (0 when the cache is unusable).
+
+        A method, not ``__len__``: an empty cache must not be falsy (``if cache:``).
+        """
         with self._lock:
             conn = self._connection()
             if conn is None:

@@ -129,7 +129,9 @@ def _write_reports(config: pytest.Config, session: ScoreSession, state: _RunStat
             continue
         target = config.invocation_params.dir / path
         try:
-            written = writer(list(session.recorder.rows), stats, target)
+            written = writer(
+                list(session.recorder.rows), stats, target, secrets=[session.settings.api_key]
+            )
         except ReportError as exc:
             state.messages.append(f"scorekit: {exc}")
         else:
@@ -141,6 +143,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if session is None or _is_worker(config):
         return
     from scorekit.report._summary import summary_sections
+    from scorekit.report._write import redact
 
     verbosity = config.get_verbosity()
     tw = getattr(terminalreporter, "_tw", None)
@@ -148,14 +151,12 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     sections = summary_sections(
         list(session.recorder.rows), stats_dict(session), verbosity=verbosity, width=width
     )
+    secrets = [session.settings.api_key]
     for section in sections:
-        if verbosity < 0:
-            for line in section.lines:
-                terminalreporter.write_line(line)
-        else:
+        if verbosity >= 0:
             terminalreporter.write_sep("=", section.title)
-            for line in section.lines:
-                terminalreporter.write_line(line)
+        for line in section.lines:
+            terminalreporter.write_line(redact(line, secrets))
     for message in _state(config).messages:
         terminalreporter.write_line(message)
 

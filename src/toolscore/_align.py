@@ -49,26 +49,31 @@ class Alignment:
     actual_units: int = 0
 
 
-def args_key(args: dict[str, Any] | None, strict: bool) -> Hashable:
+# Values whose Python ``==`` differs from the comparison rule: ``True == 1`` (the rule keeps
+# bools apart) and tuples (the rule recurses into them with its own element comparison).
+_NOT_PLAIN = frozenset((bool, tuple))
+
+
+def args_key(args: dict[str, Any] | None, strict: bool) -> Any:
     """Hash key of an argument dict: equal keys mean identical under the comparison rule.
 
-    Flat dicts of hashable values without booleans (the common case) take a C-speed path:
-    Python's own ``==``/``hash`` on such values never calls two values equal that the rule
-    tells apart (ints and floats compare numerically in both; strings equal exactly are
-    equal after stripping). Booleans (``True == 1``), unhashable values and matchers go
+    Flat dicts of plain hashable values (str, int, float, None: the common case) take a
+    C-speed path, where Python's own ``==`` and ``hash`` never call two values equal that
+    the rule tells apart (ints and floats compare numerically in both; strings equal
+    exactly are equal after stripping). Bools, tuples, unhashable values and matchers go
     through ``canonical()``. Returns ``NOT_CANONICAL`` when no key exists (matchers, NaN,
-    unknown objects). Known gap: a bool *inside a tuple* on both sides meets an int there.
+    unknown objects); such calls are compared pairwise instead.
     """
     if args is None:
         return NOT_CANONICAL
     values = args.values()
-    try:
-        if not (True in values or False in values):
+    if _NOT_PLAIN.isdisjoint(map(type, values)):
+        try:
             if strict:
-                return frozenset(zip(args.keys(), map(type, values), values))
+                return frozenset(zip(args.keys(), map(type, values), values, strict=False))
             return frozenset(args.items())
-    except Exception:  # unhashable values, or an == that raises
-        pass
+        except TypeError:  # unhashable values (lists, dicts)
+            pass
     return canonical(args, strict)
 
 
@@ -78,15 +83,17 @@ def align(
     a_tools: list[str],
     a_args: list[dict[str, Any] | None],
     strict: bool = False,
+    named_only: bool = False,
 ) -> Alignment:
     """Pair expected with actual calls one-to-one (see the module docstring).
 
     ``e_args[i] is None`` means "do not check"; ``a_args[j] is None`` is read as ``{}``.
+    ``named_only``: actual arguments the expected call does not name are not counted.
     """
     # Step 1: identical (tool, arguments) pairs, k-th with k-th. Most keys are unique, so a
     # bucket is a bare index until a second call shares it.
     pool: dict[tuple[str, Hashable], Any] = {}
-    for j, (tool, args) in enumerate(zip(a_tools, a_args)):
+    for j, (tool, args) in enumerate(zip(a_tools, a_args, strict=False)):
         key = args_key(args or {}, strict)
         if key is NOT_CANONICAL:
             continue
@@ -104,7 +111,7 @@ def align(
     taken = bytearray(len(a_tools))
     rest_e: dict[str, list[int]] = defaultdict(list)
     counts: dict[int, ArgumentCount] = {}
-    for i, (tool, args) in enumerate(zip(e_tools, e_args)):
+    for i, (tool, args) in enumerate(zip(e_tools, e_args, strict=False)):
         key = args_key(args, strict)
         bucket = pool.get((tool, key)) if key is not NOT_CANONICAL else None
         if bucket is None:
@@ -137,7 +144,7 @@ def align(
             for i, j in _solve_residual(e_args, a_args, e_idx, a_idx, strict):
                 taken[j] = 1
                 partner[i] = j
-                pair_count[i] = count_pair(e_args[i], a_args[j], strict)
+                pair_count[i] = count_pair(e_args[i], a_args[j], strict, named_only)
 
     out = Alignment()
     pairs, pcounts, missing = out.pairs, out.counts, out.missing
@@ -211,7 +218,9 @@ def _solve_residual(
         return x
 
     for rows, cols in groups.values():
-        if not cols:
+        if not cols or (len(rows) == m and len(cols) == n):
+            # A value every call on both sides shares adds 1 to every pair, so it changes no
+            # choice; skipping it keeps unrelated calls in separate components.
             continue
         root = find(rows[0])
         for node in (*rows[1:], *(m + c for c in cols)):
@@ -243,7 +252,7 @@ def _solve_residual(
         left_c.extend(c for c in cols if c not in used_c)
     left_r.sort()
     left_c.sort()
-    pairs.extend(zip(left_r, left_c))
+    pairs.extend(zip(left_r, left_c, strict=False))
     return [(rest_e[r], rest_a[c]) for r, c in pairs]
 
 
@@ -325,7 +334,9 @@ def _block_agreement(
     return agree
 
 
-def _solve_block(agree: Any, rows: list[int], cols: list[int], m: int, n: int) -> list[tuple[int, int]]:
+def _solve_block(
+    agree: Any, rows: list[int], cols: list[int], m: int, n: int
+) -> list[tuple[int, int]]:
     """Best pairing of one block: agreement first, then closeness of relative position."""
     import numpy as np
 

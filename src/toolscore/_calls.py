@@ -35,7 +35,7 @@ class CallList:
         """The calls as ``ToolCall`` objects (built once, on first use)."""
         if self._calls is None:
             calls: list[ToolCall] = []
-            for tool, args, item in zip(self.tools, self.args, self.items):
+            for tool, args, item in zip(self.tools, self.args, self.items, strict=False):
                 if isinstance(item, ToolCall):
                     calls.append(item if item.args is args else _with_args(item, args))
                 elif isinstance(item, Mapping):
@@ -95,12 +95,12 @@ def _read(items: Any, side: str, expected: bool) -> CallList:
 
 
 def _slow_read(item: Any, where: str, expected: bool) -> tuple[str, dict[str, Any] | None, bool]:
+    tool: Any
     if isinstance(item, ToolCall):
         tool, args, failed = item.tool, item.args, item.is_error
     elif isinstance(item, Mapping):
         tool, args = item.get("tool"), item.get("args")
-        call = _full_call(item, tool if isinstance(tool, str) else "", None)
-        failed = call.is_error
+        failed = _full_call(item, "", None).is_error
     else:
         raise TypeError(
             f"{where} must be a dict like {{'tool': 'search', 'args': {{...}}}} or a ToolCall, "
@@ -113,8 +113,7 @@ def _slow_read(item: Any, where: str, expected: bool) -> tuple[str, dict[str, An
         )
     if args is not None and not isinstance(args, Mapping):
         raise ValueError(
-            f"{where} ({tool!r}): 'args' must be a dict or None, got "
-            f"{type(args).__name__} {args!r}"
+            f"{where} ({tool!r}): 'args' must be a dict or None, got {type(args).__name__} {args!r}"
         )
     if args is not None and type(args) is not dict:
         args = dict(args)
@@ -136,7 +135,9 @@ def expected_calls(expected: Any) -> CallList:
 def is_call_list(value: Any) -> bool:
     """A list of ``{"tool": ...}`` dicts or ToolCall objects (empty lists included)."""
     return isinstance(value, (list, tuple)) and all(
-        isinstance(item, ToolCall) or (isinstance(item, Mapping) and "tool" in item)
+        (type(item) is dict and "tool" in item)
+        or isinstance(item, ToolCall)
+        or (isinstance(item, Mapping) and "tool" in item)
         for item in value
     )
 

@@ -24,7 +24,7 @@ __all__ = ["NOT_CANONICAL", "canonical", "contains_matcher", "values_match"]
 def values_match(expected: Any, actual: Any, strict: bool = False) -> bool:
     """Apply the comparison rule to one expected value and one actual value."""
     if isinstance(expected, Matcher):
-        return expected == actual
+        return bool(expected == actual)
     if strict:
         return _strict(expected, actual)
     return _lenient(expected, actual)
@@ -44,7 +44,7 @@ def _lenient(expected: Any, actual: Any) -> bool:
     if isinstance(expected, (list, tuple)):
         if not isinstance(actual, (list, tuple)) or len(expected) != len(actual):
             return False
-        return all(values_match(e, a, False) for e, a in zip(expected, actual))
+        return all(values_match(e, a, False) for e, a in zip(expected, actual, strict=False))
     return _safe_eq(expected, actual)
 
 
@@ -58,7 +58,7 @@ def _strict(expected: Any, actual: Any) -> bool:
     if isinstance(expected, (list, tuple)):
         if len(expected) != len(actual):
             return False
-        return all(values_match(e, a, True) for e, a in zip(expected, actual))
+        return all(values_match(e, a, True) for e, a in zip(expected, actual, strict=False))
     return _safe_eq(expected, actual)
 
 
@@ -94,7 +94,7 @@ class _Fail(Exception):
     pass
 
 
-def canonical(value: Any, strict: bool = False) -> Hashable:
+def canonical(value: Any, strict: bool = False) -> Any:
     """A hashable form: equal forms iff the rule says the values are equal (no matchers).
 
     Returns ``NOT_CANONICAL`` for values that have no such form (matchers, NaN, unknown

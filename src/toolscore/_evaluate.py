@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -13,7 +14,7 @@ from toolscore._weights import resolve_weights
 from toolscore.metrics._tools import selection_accuracy, sequence_accuracy, tool_prf
 from toolscore.metrics.arguments import prf
 
-__all__ = ["evaluate"]
+__all__ = ["evaluate", "evaluate_calls"]
 
 
 def evaluate(
@@ -50,13 +51,34 @@ def evaluate(
         >>> result.score
         1.0
     """
+    return evaluate_calls(expected, actual, weights, strict)
+
+
+def evaluate_calls(
+    expected: Any,
+    actual: Any,
+    weights: Mapping[str, float] | None = None,
+    strict: bool = False,
+    *,
+    named_only: bool = False,
+) -> EvaluationResult:
+    """``evaluate()`` plus ``named_only``: do not count actual arguments the expectation
+    does not name (``expect()`` checks only the arguments it names)."""
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be True or False, got {strict!r}")
     resolved = resolve_weights(weights)
-    gold = expected_calls(expected)
-    trace = actual_calls(actual)
+    # Reading and aligning a long trace allocates many small, short-lived containers; the
+    # cyclic collector would rescan them over and over (superlinear), and they hold no cycles.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gold = expected_calls(expected)
+        trace = actual_calls(actual)
+        alignment = align(gold.tools, gold.args, trace.tools, trace.args, strict, named_only)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
     e_tools, a_tools = gold.tools, trace.tools
-    alignment = align(e_tools, gold.args, a_tools, trace.args, strict)
 
     n_pairs = len(alignment.pairs)
     tool_p, tool_r, tool_f = tool_prf(n_pairs, len(gold), len(trace))
@@ -64,7 +86,7 @@ def evaluate(
     redundant = len(alignment.extra) / len(trace) if trace else 0.0
     satisfied = sum(
         1
-        for (_, j), count in zip(alignment.pairs, alignment.counts)
+        for (_, j), count in zip(alignment.pairs, alignment.counts, strict=False)
         if count.agree == count.expected and j not in trace.errors
     )
     required = satisfied / len(gold) if gold else 1.0
@@ -98,4 +120,5 @@ def evaluate(
         gold=gold,
         trace=trace,
         alignment=alignment,
+        named_only=named_only,
     )

@@ -93,7 +93,10 @@ class PairDetail:
 
 
 def argument_details(
-    expected_args: dict[str, Any] | None, actual_args: dict[str, Any] | None, strict: bool
+    expected_args: dict[str, Any] | None,
+    actual_args: dict[str, Any] | None,
+    strict: bool,
+    named_only: bool = False,
 ) -> list[ArgumentDetail]:
     """Per-argument comparison of one pair (empty when arguments are not checked)."""
     if expected_args is None:
@@ -109,7 +112,7 @@ def argument_details(
         else:
             out.append(ArgumentDetail(name, value, None, False, "missing"))
     for name, value in actual_args.items():
-        if name not in expected_args:
+        if name not in expected_args and not (named_only and expected_args):
             out.append(ArgumentDetail(name, None, value, False, "unexpected"))
     return out
 
@@ -165,6 +168,7 @@ class EvaluationResult:
     gold: CallList = field(repr=False)
     trace: CallList = field(repr=False)
     alignment: Alignment = field(repr=False)
+    named_only: bool = field(default=False, repr=False)
 
     @property
     def gold_calls(self) -> list[ToolCall]:
@@ -196,7 +200,7 @@ class EvaluationResult:
     def pairs(self) -> list[PairDetail]:
         """Every aligned pair with per-argument details, in expected order."""
         out: list[PairDetail] = []
-        for (i, j), count in zip(self.alignment.pairs, self.alignment.counts):
+        for (i, j), count in zip(self.alignment.pairs, self.alignment.counts, strict=False):
             e_args, a_args = self.gold.args[i], self.trace.args[j]
             out.append(
                 PairDetail(
@@ -205,7 +209,7 @@ class EvaluationResult:
                     tool=self.gold.tools[i],
                     ok=count.all_ok,
                     checked=e_args is not None,
-                    arguments=argument_details(e_args, a_args, self.strict),
+                    arguments=argument_details(e_args, a_args, self.strict, self.named_only),
                 )
             )
         return out

@@ -153,10 +153,26 @@ def _extractor(fmt: str) -> Callable[[Any], list[dict[str, Any]]]:
     return func
 
 
+def _unwrap_langchain(data: Any) -> Any:
+    """LangChain's ``messages_to_dict`` form ``{"type": "ai", "data": {...}}`` -> plain dumps."""
+    if isinstance(data, dict):
+        inner = data.get("data")
+        if isinstance(data.get("type"), str) and isinstance(inner, dict) and len(data) == 2:
+            return {**inner, "type": data["type"]}
+        if isinstance(data.get("messages"), list):
+            return {**data, "messages": _unwrap_langchain(data["messages"])}
+        return data
+    if isinstance(data, list):
+        return [_unwrap_langchain(item) for item in data]
+    return data
+
+
 def _provider_calls(data: Any, fmt: str, name: str) -> list[dict[str, Any]]:
     from toolscore import integrations
 
     func = integrations.auto_extract if fmt == "auto" else _extractor(fmt)
+    if fmt in ("auto", "langchain"):
+        data = _unwrap_langchain(data)
     try:
         calls = func(data)
     except (TypeError, ValueError, KeyError, AttributeError) as exc:

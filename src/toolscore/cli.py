@@ -18,6 +18,7 @@ import argparse
 import math
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -251,9 +252,13 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
     except SystemExit as exc:  # --help, or a usage error already printed
         return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
     try:
-        if args.command == "eval":
-            return _cmd_eval(args, stream)
-        return _cmd_compare(args, stream)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            code = _cmd_eval(args, stream) if args.command == "eval" else _cmd_compare(args, stream)
+        # e.g. arguments that are not valid JSON: the call is kept, the user is told, in one line.
+        for w in caught:
+            sys.stderr.write(f"toolscore: warning: {' '.join(str(w.message).split())}\n")
+        return code
     except (TraceFileError, _BadInput) as exc:
         sys.stderr.write(f"toolscore: error: {exc}\n")
         return EXIT_BAD_INPUT

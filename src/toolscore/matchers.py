@@ -129,15 +129,32 @@ class Regex(Matcher):
             )
         self.pattern = pattern
         self.flags = flags
-        self._compiled = re.compile(pattern, flags)
+        try:
+            self._compiled = re.compile(pattern, flags)
+        except re.error as exc:
+            raise ValueError(
+                f"Regex({pattern!r}) is not a valid regular expression: {exc}"
+            ) from None
 
     def matches(self, value: Any) -> bool:
         return isinstance(value, str) and self._compiled.fullmatch(value) is not None
 
     def __repr__(self) -> str:
+        pattern = _pattern_repr(self.pattern)
         if self.flags:
-            return f"Regex({self.pattern!r}, flags={_flags_repr(self.flags)})"
-        return f"Regex({self.pattern!r})"
+            return f"Regex({pattern}, flags={_flags_repr(self.flags)})"
+        return f"Regex({pattern})"
+
+
+def _pattern_repr(pattern: str) -> str:
+    """A raw-string literal (``r'FL-\\d+'``) when one can spell the pattern, else ``repr``."""
+    plain = repr(pattern)
+    if "\\" not in pattern or pattern.endswith("\\") or not pattern.isprintable():
+        return plain
+    for quote in ("'", '"'):
+        if quote not in pattern:
+            return f"r{quote}{pattern}{quote}"
+    return plain
 
 
 def _flags_repr(flags: int) -> str:
@@ -165,7 +182,7 @@ class Approx(Matcher):
         False
     """
 
-    def __init__(self, value: float, rel: float = 1e-6, abs: float = 0.0) -> None:  # noqa: A002
+    def __init__(self, value: float, rel: float = 1e-6, abs: float = 0.0) -> None:
         for name, number in (("value", value), ("rel", rel), ("abs", abs)):
             if not _is_number(number) or math.isnan(number):
                 raise TypeError(f"Approx({name}=...) must be a number, got {number!r}")
@@ -269,7 +286,9 @@ class IsType(Matcher):
             raise TypeError("IsType() needs at least one type, e.g. IsType(int, float)")
         for t in types:
             if not isinstance(t, type):
-                raise TypeError(f"IsType() takes types, got {t!r}; write IsType(str), not IsType('str')")
+                raise TypeError(
+                    f"IsType() takes types, got {t!r}; write IsType(str), not IsType('str')"
+                )
         self.types = types
 
     def matches(self, value: Any) -> bool:
@@ -286,6 +305,8 @@ class IsType(Matcher):
 class _AllOf(Matcher):
     """Both/all matchers must match (``a & b``)."""
 
+    parts: tuple[Matcher, ...]
+
     def __init__(self, *parts: Matcher) -> None:
         flat: list[Matcher] = []
         for part in parts:
@@ -301,6 +322,8 @@ class _AllOf(Matcher):
 
 class _AnyOf(Matcher):
     """At least one matcher must match (``a | b``)."""
+
+    parts: tuple[Matcher, ...]
 
     def __init__(self, *parts: Matcher) -> None:
         flat: list[Matcher] = []
@@ -322,7 +345,7 @@ class _Not(Matcher):
         self.inner = inner
 
     def matches(self, value: Any) -> bool:
-        return not (self.inner == value)
+        return not self.inner.__eq__(value)
 
     def __invert__(self) -> Matcher:
         return self.inner

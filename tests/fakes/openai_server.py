@@ -83,6 +83,7 @@ class Step:
     message: str | None = None
     delay: float = 0.0
     drop: bool = False
+    finish_reason: str = "stop"
 
 
 def status(
@@ -96,9 +97,9 @@ def status(
     )
 
 
-def content(text: str) -> Step:
+def content(text: str, *, finish_reason: str = "stop") -> Step:
     """A 200 reply whose ``choices[0].message.content`` is ``text`` verbatim."""
-    return Step(content=text)
+    return Step(content=text, finish_reason=finish_reason)
 
 
 def hang(seconds: float, then: Step | None = None) -> Step:
@@ -111,6 +112,7 @@ def hang(seconds: float, then: Step | None = None) -> Step:
         message=base.message,
         delay=seconds,
         drop=base.drop,
+        finish_reason=base.finish_reason,
     )
 
 
@@ -513,7 +515,7 @@ class _Handler(BaseHTTPRequestHandler):
                     {
                         "index": 0,
                         "message": {"role": "assistant", "content": text},
-                        "finish_reason": "stop",
+                        "finish_reason": step.finish_reason,
                         "logprobs": None,
                     }
                 ],

@@ -34,14 +34,14 @@ def test_round_trip_and_miss(cache: JudgeCache) -> None:
     cache.put("a", [1.0, 0.25])
     assert cache.get("q") == ["Is Paris in France?", "Is it the capital?"]
     assert cache.get("a") == [1.0, 0.25]
-    assert len(cache) == 2
+    assert cache.count() == 2
 
 
 def test_put_replaces_the_value_of_a_key(cache: JudgeCache) -> None:
     cache.put("k", [0.0])
     cache.put("k", [1.0])
     assert cache.get("k") == [1.0]
-    assert len(cache) == 1
+    assert cache.count() == 1
 
 
 def test_values_survive_closing_and_a_new_instance(tmp_path: Path) -> None:
@@ -61,6 +61,7 @@ def test_nothing_touches_the_disk_before_first_use(tmp_path: Path) -> None:
         return str(tmp_path / "lazy")
 
     c = JudgeCache(folder)
+    assert c  # truthy even when empty, without opening anything
     assert calls == []
     assert not (tmp_path / "lazy").exists()
     assert c.get("k") is None
@@ -101,7 +102,7 @@ def test_unserialisable_value_is_not_stored(cache: JudgeCache) -> None:
     cache.put("obj", [object()])
     assert cache.get("nan") is None
     assert cache.get("obj") is None
-    assert len(cache) == 0
+    assert cache.count() == 0
 
 
 def test_threads_share_one_cache(cache: JudgeCache) -> None:
@@ -121,7 +122,7 @@ def test_threads_share_one_cache(cache: JudgeCache) -> None:
     for th in threads:
         th.join()
     assert errors == []
-    assert len(cache) == 8 * 150
+    assert cache.count() == 8 * 150
 
 
 _WRITER = textwrap.dedent(
@@ -163,7 +164,7 @@ def test_processes_writing_the_same_keys_at_once(tmp_path: Path) -> None:
         assert "JudgeCacheWarning" not in err, err
         assert out.startswith("done"), out
     c = JudgeCache(folder)
-    assert len(c) == 300  # no lost entries
+    assert c.count() == 300  # no lost entries
     for i in range(300):
         value = c.get(f"key-{i}")
         assert isinstance(value, list) and len(value) == 5
@@ -183,7 +184,7 @@ def _use_damaged(c: JudgeCache) -> list[warnings.WarningMessage]:
         c.put("k", [1.0])
         assert c.get("k") is None
         c.put("k2", ["Q?"])
-        assert len(c) == 0
+        assert c.count() == 0
     assert c.disabled
     return [w for w in caught if issubclass(w.category, JudgeCacheWarning)]
 

@@ -191,7 +191,7 @@ def test_cache_off_neither_reads_nor_writes(cache: JudgeCache) -> None:
     _q(j, "Other text.")
     _q(j)
     assert len(backend.calls) == 2 and j.stats.cache_hits == 0
-    assert len(cache) == 1
+    assert cache.count() == 1
 
 
 @pytest.mark.parametrize(
@@ -210,11 +210,11 @@ def test_failed_calls_are_not_cached(cache: JudgeCache, failure: Exception) -> N
         _q(j)
     with pytest.raises(JudgeUnavailableError):
         _a(j)
-    assert len(cache) == 0
+    assert cache.count() == 0
     backend.fail_with = None
     _q(j)
     assert j.stats.cache_hits == 0
-    assert len(cache) == 1
+    assert cache.count() == 1
 
 
 @pytest.mark.parametrize(
@@ -231,7 +231,7 @@ def test_invalid_replies_are_not_cached(cache: JudgeCache, kind: str, reply: Any
     with pytest.raises(JudgeUnavailableError):
         _q(j) if kind == "questions" else _a(j)
     assert len(backend.calls) == 2  # tried, retried, gave up
-    assert len(cache) == 0
+    assert cache.count() == 0
 
 
 def test_a_stored_value_that_fails_validation_is_a_miss(cache: JudgeCache) -> None:
@@ -283,7 +283,7 @@ def test_replay_with_an_empty_cache_names_the_missing_entry(cache: JudgeCache) -
     with pytest.raises(CacheMissError, match=r"answers .*\(run 1/3"):
         _a(replay, "Some text.", run=(1, 3))
     assert backend.calls == []
-    assert len(cache) == 0
+    assert cache.count() == 0
 
 
 def test_replay_misses_one_entry_of_a_partly_filled_cache(cache: JudgeCache) -> None:

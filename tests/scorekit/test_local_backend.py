@@ -75,7 +75,9 @@ def test_same_texts_give_the_same_scores_twice(judge: LocalBackend) -> None:
     ],
     ids=["digits", "number-words", "names", "negation-added", "negation-removed"],
 )  # fmt: skip
-def test_conflicts_lower_support(judge: LocalBackend, text: str, faithful: str, changed: str) -> None:
+def test_conflicts_lower_support(
+    judge: LocalBackend, text: str, faithful: str, changed: str
+) -> None:
     assert _support(judge, text, faithful) > 0.8
     assert _support(judge, text, changed) < 0.2
 

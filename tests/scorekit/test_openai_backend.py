@@ -348,9 +348,18 @@ def test_a_bad_answer_is_retried_into_the_right_value(harness: Harness, fake_llm
 
 
 def test_truncated_reply_names_max_tokens(harness: Harness, fake_llm: FakeLLM) -> None:
-    fake_llm.script(content('["Is Paris in'))
+    fake_llm.script(content('["Is Paris in', finish_reason="length"))
     message = _error(lambda: harness.questions(retry=False))
-    assert "not valid JSON" in message
+    assert "not valid JSON: '[\"Is Paris in'" in message
+    assert "cut off at --llm-max-tokens 8192; raise it" in message
+
+
+def test_empty_content_is_retried(harness: Harness, fake_llm: FakeLLM) -> None:
+    fake_llm.script(content(""), content("  "))
+    assert harness.questions() == QUESTIONS
+    assert fake_llm.calls == 3
+    fake_llm.script(content(""))
+    assert "sent an empty questions reply" in _error(lambda: harness.questions(retry=False))
 
 
 # -- secrets ----------------------------------------------------------------------------------

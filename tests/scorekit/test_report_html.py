@@ -186,5 +186,8 @@ def test_tool_details_show_every_argument_escaped(tmp_path: Path) -> None:
     row = ToolScoreRow("trace.json", "toolscore eval", 0.5, 0.9, "failed", details=details)
     text = write_html([row], None, tmp_path / "r.html").read_text()
     assert "expected #0 ↔ actual #1: search (differs)" in text
-    assert "<td><code>limit</code></td><td>5</td><td>null</td><td>missing</td>" in text
+    assert (
+        '<tr class="bad"><td>✗ <code>limit</code><br><span class="muted">missing</span></td>'
+        "<td>5</td><td>null</td></tr>" in text
+    )
     assert "&lt;script&gt;document.body" in text and "<script>document.body" not in text

@@ -89,7 +89,7 @@ def test_summary_has_a_row_per_assertion_and_totals(suite: pytest.Pytester) -> N
             "text scores: 3 assertions: 1 passed, 1 failed, 1 error",
             "judge *: 0 calls, 0 cache hits, 0.00 s judge time, tokens n/a, est. cost n/a",
             "*= tool-call scores (toolscore) =*",
-            "test_suite.py::test_tools*assert_tools*0.500*0.90*FAILED*book_flight*",
+            "test_suite.py::test_tools*0.500*0.90*FAILED*book_flight*",
             "tool calls: 1 evaluation: 0 passed, 1 failed; mean score 0.500",
         ]
     )
@@ -119,7 +119,7 @@ def test_verbose_shows_runs_errors_and_evidence(suite: pytest.Pytester) -> None:
             "test_suite.py::test_error*ERROR",
             "*error: JudgeUnavailableError: refused",
             "test_suite.py::test_tools*FAILED*",
-            "    tool_f1 0.500, argument_f1 1.000",
+            "    assert_tools, tool_f1 0.500, argument_f1 1.000",
         ]
     )
 
@@ -215,3 +215,38 @@ def test_unwritable_report_path_is_one_line_not_a_crash(suite: pytest.Pytester) 
     result.assert_outcomes(passed=5)
     result.stdout.fnmatch_lines(["scorekit: cannot write report *blocker*r.json*"])
     result.stdout.no_fnmatch_line("*Traceback*")
+
+
+def test_ini_twins_name_the_report_files(suite: pytest.Pytester) -> None:
+    suite.makeini("[pytest]\nllm_report = from_ini.json\nllm_report_html = from_ini.html\n")
+    result = suite.runpytest()
+    result.stdout.fnmatch_lines(["scorekit: JSON report written to *from_ini.json"])
+    assert json.loads((suite.path / "from_ini.json").read_text())["summary"]["tools"]["total"] == 1
+    assert (suite.path / "from_ini.html").read_text().startswith("<!doctype html>")
+
+
+def test_inert_run_writes_no_report_even_when_asked(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_ok():\n    pass\n")
+    result = pytester.runpytest("--llm-report=r.json", "--llm-report-html=r.html")
+    result.assert_outcomes(passed=1)
+    assert not (pytester.path / "r.json").exists() and not (pytester.path / "r.html").exists()
+    result.stdout.no_fnmatch_line("scorekit:*")
+
+
+def test_api_key_never_reaches_the_summary_or_the_reports(pytester: pytest.Pytester) -> None:
+    key = "sk-test-0123456789abcdef"
+    pytester.makeconftest(RECORDING_CONFTEST)
+    pytester.makepyfile(
+        "from scorekit.report import TextScoreRow, active_recorder\n"
+        "def test_leaky():\n"
+        "    active_recorder().add(TextScoreRow(None, 'texts_expect_f1_equal', 'f1', None, None,"
+        f" 0.9, 1.0, 'error', error='401 for key {key}'))\n"
+    )
+    result = pytester.runpytest(
+        f"--llm-api-key={key}", "-v", "--llm-report=r.json", "--llm-report-html=r.html"
+    )
+    result.stdout.fnmatch_lines(["*error: 401 for key [[]redacted[]]"])
+    assert key not in result.stdout.str()
+    for name in ("r.json", "r.html"):
+        text = (pytester.path / name).read_text()
+        assert key not in text and "401 for key [redacted]" in text

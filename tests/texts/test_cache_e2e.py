@@ -94,30 +94,23 @@ def test_second_xdist_run_makes_no_judge_call(pytester: pytest.Pytester, fake_ll
     assert "JudgeCacheWarning" not in second.stdout.str()
 
 
-def test_cache_clear_empties_the_cache(pytester: pytest.Pytester, fake_llm: FakeLLM) -> None:
+def test_replay_then_cache_clear(pytester: pytest.Pytester, fake_llm: FakeLLM) -> None:
     pytester.makepyfile(test_suite=SUITE)
     pytester.runpytest_subprocess(*_args(fake_llm)).assert_outcomes(**OUTCOMES)
     per_run = fake_llm.calls
-    pytester.runpytest_subprocess(*_args(fake_llm)).assert_outcomes(**OUTCOMES)
-    assert fake_llm.calls == per_run
-    cleared = pytester.runpytest_subprocess(*_args(fake_llm, "--cache-clear"))
-    cleared.assert_outcomes(**OUTCOMES)
-    assert fake_llm.calls == 2 * per_run
-    cleared.stdout.fnmatch_lines([f"*judge openai (fake-model): {per_run} calls, *"])
-
-
-def test_replay_with_a_full_cache_calls_no_judge(
-    pytester: pytest.Pytester, fake_llm: FakeLLM
-) -> None:
-    pytester.makepyfile(test_suite=SUITE)
-    pytester.runpytest_subprocess(*_args(fake_llm)).assert_outcomes(**OUTCOMES)
-    recorded = fake_llm.calls
-    # Any request that still reached the server would now break the run.
+    # replay with a full cache: no judge at all. Any request that still reached the server
+    # would now break the run.
     fake_llm.script(*[status(500)] * 50)
     replay = pytester.runpytest_subprocess(*_args(fake_llm, "--llm-cache=replay"))
     replay.assert_outcomes(**OUTCOMES)
-    assert fake_llm.calls == recorded
+    assert fake_llm.calls == per_run
     replay.stdout.fnmatch_lines(["*judge openai (fake-model): 0 calls, * cache hits*"])
+    fake_llm.reset()
+    # --cache-clear empties pytest's cache, the judge cache with it.
+    cleared = pytester.runpytest_subprocess(*_args(fake_llm, "--cache-clear"))
+    cleared.assert_outcomes(**OUTCOMES)
+    assert fake_llm.calls == per_run
+    cleared.stdout.fnmatch_lines([f"*judge openai (fake-model): {per_run} calls, *"])
 
 
 def test_replay_with_an_empty_cache_errors_naming_the_entry(
@@ -137,17 +130,15 @@ def test_replay_with_an_empty_cache_errors_naming_the_entry(
 
 def test_cache_off_calls_every_time(pytester: pytest.Pytester, fake_llm: FakeLLM) -> None:
     pytester.makepyfile(test_suite=SUITE)
-    pytester.runpytest_subprocess(*_args(fake_llm, "--llm-cache=off")).assert_outcomes(**OUTCOMES)
-    per_run = fake_llm.calls
-    pytester.runpytest_subprocess(*_args(fake_llm, "--llm-cache=off")).assert_outcomes(**OUTCOMES)
-    assert fake_llm.calls == 2 * per_run
-    assert not _db(pytester).exists()
-
-
-def test_ini_llm_cache_off(pytester: pytest.Pytester, fake_llm: FakeLLM) -> None:
     pytester.makeini("[pytest]\nllm_cache = off\n")
-    pytester.makepyfile(test_suite=SUITE)
     pytester.runpytest_subprocess(*_args(fake_llm)).assert_outcomes(**OUTCOMES)
+    per_run = fake_llm.calls
+    assert per_run > 0
+    assert not _db(pytester).exists()
+    off = pytester.runpytest_subprocess(*_args(fake_llm, "--llm-cache=off"))
+    off.assert_outcomes(**OUTCOMES)
+    assert fake_llm.calls == 2 * per_run
+    off.stdout.fnmatch_lines([f"*judge openai (fake-model): {per_run} calls, 0 cache hits*"])
     assert not _db(pytester).exists()
 
 
@@ -164,8 +155,13 @@ def test_corrupted_database_costs_a_warning_not_a_score(
         Path(str(db) + suffix).unlink(missing_ok=True)
     damaged = pytester.runpytest_subprocess(*_args(fake_llm, "--llm-report=damaged.json"))
     damaged.assert_outcomes(**OUTCOMES)
-    assert fake_llm.calls == 2 * per_run  # every reply requested anew
-    damaged.stdout.fnmatch_lines(["*JudgeCacheWarning*", f"*{db}*damaged*--cache-clear*"])
+    assert fake_llm.calls - per_run >= per_run  # every reply requested anew
+    damaged.stdout.fnmatch_lines(
+        [
+            f"*JudgeCacheWarning*{db}*damaged*--cache-clear*",
+            "*judge openai (fake-model): * calls, 0 cache hits*",
+        ]
+    )
     assert _scores(pytester.path / "good.json") == _scores(pytester.path / "damaged.json")
 
 
@@ -176,9 +172,7 @@ def test_unwritable_cache_folder_costs_a_warning(
     # cannot be created by anyone.
     (pytester.path / "not-a-folder").write_text("x")
     pytester.makepyfile(test_suite=SUITE)
-    result = pytester.runpytest_subprocess(
-        *_args(fake_llm, "--llm-cache-dir=not-a-folder/cache", "-n", "2")
-    )
+    result = pytester.runpytest_subprocess(*_args(fake_llm, "--llm-cache-dir=not-a-folder/cache"))
     result.assert_outcomes(**OUTCOMES)
     assert fake_llm.calls > 0
     result.stdout.fnmatch_lines(["*JudgeCacheWarning*not-a-folder*writable*"])
@@ -238,12 +232,11 @@ texts_expect_f1_equal("Paris is in France.", "Paris is in France.")
 print("ok")
 """
     )
-    pytester.run(sys.executable, str(script)).stdout.fnmatch_lines(["ok"])
-    pytester.run(sys.executable, str(script)).stdout.fnmatch_lines(["ok"])
-    no_cache = fake_llm.calls
-    assert no_cache > 0 and no_cache % 2 == 0
     folder = tmp_path / "plain"
-    for _ in range(2):
-        pytester.run(sys.executable, str(script), str(folder)).stdout.fnmatch_lines(["ok"])
-    assert fake_llm.calls == no_cache + no_cache // 2
+    first = pytester.run(sys.executable, str(script), str(folder))
+    first.stdout.fnmatch_lines(["ok"])
+    per_run = fake_llm.calls
+    assert per_run > 0
     assert (folder / CACHE_FILE_NAME).is_file()
+    pytester.run(sys.executable, str(script), str(folder)).stdout.fnmatch_lines(["ok"])
+    assert fake_llm.calls == per_run

@@ -299,3 +299,27 @@ def test_a_failing_call_cancels_its_siblings(use_judge: Any) -> None:
     with pytest.raises(JudgeError, match="first call failed"):
         pts.texts_agg_f1_mean(EXPECTED, EXPECTED, 1.0, full_runs=5)
     assert judge.calls["answers"] == 0  # nothing of the failed run went on to be scored
+
+
+def test_custom_judges_can_ask_for_a_retry(use_judge: Any) -> None:
+    from pytest_texts_score.backends import TransientJudgeError
+
+    class Flaky(ScriptedJudge):
+        def make_questions(self, text: str) -> list[str]:
+            questions = super().make_questions(text)
+            if self.count("questions") <= 2:
+                raise TransientJudgeError("rate limited, try again")
+            return questions
+
+    judge = Flaky()
+    use_judge(judge)
+    pts.texts_expect_precision_equal(EXPECTED, GIVEN, target=0.5, max_delta=0.05)
+    assert judge.count("questions") == 3
+
+
+def test_a_crashing_custom_judge_is_recorded_as_an_error(use_judge: Any) -> None:
+    session: ScoreSession = use_judge(Broken(KeyError("oops")))
+    with pytest.raises(KeyError):
+        pts.texts_expect_f1_equal(EXPECTED, GIVEN)
+    (row,) = session.recorder.rows
+    assert (row.outcome, row.error) == ("error", "KeyError: 'oops'")

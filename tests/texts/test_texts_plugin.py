@@ -258,8 +258,8 @@ def test_failure_text(judges: pytest.Pytester) -> None:
             " recall 0.33; 2 of 3 answers below 1:",
             "E *   0.00  The Seine flows through Paris?",
             "E *   0.00  Paris has a tower?",
-            "E * `expected`: 'Paris is in France. The Seine flows through Paris. Paris has a tower.'",
-            "E * `given`: 'Paris is in France. Paris is big.'",
+            f"E * `expected`: {EXPECTED!r}",
+            f"E * `given`: {GIVEN!r}",
             "test_texts.py:4: TextsAssertionError",
             "FAILED test_texts.py::test_f1 - pytest_texts_score.TextsAssertionError*",
         ]
@@ -371,3 +371,40 @@ def test_assertions_in_xfail_tests_stay_xfail(judges: pytest.Pytester) -> None:
     )
     result = judges.runpytest("--llm-provider=scripted_judges:down")
     result.assert_outcomes(xfailed=1)
+
+
+def test_judge_error_shows_as_error_under_xdist(judges: pytest.Pytester) -> None:
+    judges.makepyfile(
+        test_texts=f"""
+        from pytest_texts_score import texts_expect_f1_equal
+
+        def test_f1():
+            texts_expect_f1_equal({EXPECTED!r}, {GIVEN!r})
+
+        def test_plain():
+            pass
+        """
+    )
+    result = judges.runpytest_subprocess(
+        "-n", "2", "-p", "no:cacheprovider", "--llm-provider=scripted_judges:down"
+    )
+    result.assert_outcomes(errors=1, passed=1)
+    result.stdout.fnmatch_lines(["ERROR test_texts.py::test_f1 - test_texts.py:4: JudgeUnav*"])
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="scorekit.judges._factory does not instantiate a class named by --llm-provider"
+    " (PRODUCT.md: attr may be a class); remove this mark once it does",
+)
+def test_provider_may_name_a_class(judges: pytest.Pytester) -> None:
+    judges.makepyfile(
+        test_texts=f"""
+        from pytest_texts_score import texts_expect_precision_equal
+
+        def test_precision():
+            texts_expect_precision_equal({EXPECTED!r}, {GIVEN!r}, target=0.5, max_delta=0.05)
+        """
+    )
+    result = judges.runpytest("--llm-provider=scripted_judges:SentenceJudge")
+    result.assert_outcomes(passed=1)

@@ -11,23 +11,14 @@ The SDK (and httpx) load on first use of a judge, not when pytest starts.
 
 from __future__ import annotations
 
-import email.utils
-import json
 import os
-import re
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 from scorekit.judges._backend import Reply, Usage
-from scorekit.judges._errors import (
-    InvalidReplyError,
-    JudgeConfigError,
-    JudgeError,
-    PermanentJudgeError,
-    TransientJudgeError,
-)
+from scorekit.judges._errors import InvalidReplyError, JudgeConfigError, JudgeError
+from scorekit.judges._openai_errors import translate_sdk_error
 from scorekit.judges._parse import parse_answers, parse_questions, quote_reply
 from scorekit.judges._prompts import (
     PROMPT_VERSION,
@@ -44,60 +35,6 @@ __all__ = ["OpenAIBackend", "build_openai_backend"]
 _OPENAI_HOST = "api.openai.com"
 # A compatible server without authentication still needs some key for the SDK to send.
 _NO_KEY = "no-key-configured"
-
-
-def _key_hint(provider: str) -> str:
-    var = "AZURE_OPENAI_API_KEY" if provider == "azure" else "OPENAI_API_KEY"
-    return f"--llm-api-key (ini llm_api_key) or {var}"
-
-
-def _scrub(message: str, key: str | None) -> str:
-    """Remove the key, and any 6+ character piece of it, from a server message."""
-    if key and key != _NO_KEY:
-        if key in message:
-            message = message.replace(key, "***")
-        for size in range(min(len(key), 12), 5, -1):
-            for start in range(len(key) - size + 1):
-                piece = key[start : start + size]
-                if piece in message:
-                    message = message.replace(piece, "***")
-    # Servers echo masked keys ("sk-abc***xyz"); drop those too.
-    return re.sub(r"\b(?:sk|key)-[A-Za-z0-9_*.\-]{3,}", "***", message)
-
-
-def _retry_after(headers: Mapping[str, str] | None) -> float | None:
-    if headers is None:
-        return None
-    ms = headers.get("retry-after-ms")
-    if ms:
-        try:
-            return max(0.0, float(ms) / 1000.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
-
-
-def _server_message(exc: Any) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])
-        if body.get("message"):
-            return str(body["message"])
-    message = getattr(exc, "message", None) or str(exc)
-    return str(message)
 
 
 class OpenAIBackend:
@@ -194,12 +131,15 @@ class OpenAIBackend:
         """A synchronous SDK client (``OpenAI`` or ``AzureOpenAI``) with the same settings.
 
         For users who call the model themselves (``texts_score_client``); the judge does not.
+        It keeps the SDK's own retries, as the reference's client did.
         """
         if self._sync_client is None:
             import openai
 
             cls = openai.AzureOpenAI if self.name == "azure" else openai.OpenAI
-            self._sync_client = cls(**self._client_kwargs())
+            kwargs = self._client_kwargs()
+            del kwargs["max_retries"]
+            self._sync_client = cls(**kwargs)
         return self._sync_client
 
     async def aclose(self) -> None:
@@ -211,19 +151,32 @@ class OpenAIBackend:
     # -- the two judge calls ----------------------------------------------------------------
     async def make_questions(self, text: str) -> Reply:
         """Ask for yes/no questions about ``text``."""
-        raw, usage = await self.complete(
+        raw, usage, finish = await self._chat(
             get_system_questions_prompt(), get_user_questions_prompt(text), "questions"
         )
-        return Reply(parse_questions(raw), usage)
+        try:
+            return Reply(parse_questions(raw), usage)
+        except InvalidReplyError as exc:
+            raise self._explain(exc, finish) from None
 
     async def answer_questions(self, text: str, questions: Sequence[str]) -> Reply:
         """Ask for one support number in ``[0, 1]`` per question, read from ``text``."""
         user = get_user_answers_prompt(text, number_questions(list(questions)))
-        raw, usage = await self.complete(get_system_answers_prompt(), user, "answers")
-        return Reply(parse_answers(raw, len(questions)), usage)
+        raw, usage, finish = await self._chat(get_system_answers_prompt(), user, "answers")
+        try:
+            return Reply(parse_answers(raw, len(questions)), usage)
+        except InvalidReplyError as exc:
+            raise self._explain(exc, finish) from None
 
-    async def complete(self, system: str, user: str, kind: str = "reply") -> tuple[str, Usage]:
-        """One chat completion: return the reply text and its usage.
+    def _explain(self, exc: InvalidReplyError, finish: str | None) -> InvalidReplyError:
+        if finish == "length":
+            return InvalidReplyError(
+                f"{exc} (the reply was cut off at --llm-max-tokens {self.max_tokens}; raise it)"
+            )
+        return exc
+
+    async def _chat(self, system: str, user: str, kind: str) -> tuple[str, Usage, str | None]:
+        """One chat completion: the reply text, its usage and the finish reason.
 
         Raises:
             TransientJudgeError: rate limit, 5xx, timeout, connection problem, empty reply.
@@ -252,72 +205,39 @@ class OpenAIBackend:
                 f"the {self.name} judge sent a response without a message:"
                 f" {quote_reply(_dump(response))}"
             ) from None
-        if finish == "length" and raw is not None:
-            try:
-                json.loads(raw.strip().strip("`"))
-            except ValueError:
-                raise InvalidReplyError(
-                    f"the {self.name} judge's {kind} reply was cut off at --llm-max-tokens"
-                    f" ({self.max_tokens}): {quote_reply(raw)}"
-                ) from None
         if raw is None or not raw.strip():
             raise InvalidReplyError(
                 f"the {self.name} judge sent an empty {kind} reply (finish_reason {finish!r})"
             )
         usage = getattr(response, "usage", None)
-        return raw, Usage(
-            prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-            completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+        return (
+            raw,
+            Usage(
+                prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+                completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+            ),
+            finish,
         )
 
     # -- errors ----------------------------------------------------------------------------
     def _translate(self, exc: Exception) -> JudgeError:
-        import openai
-
-        where = self.describe()
-        if isinstance(exc, openai.APITimeoutError):
-            return TransientJudgeError(
-                f"the {where} did not answer within {self.timeout:g} s (--llm-timeout)"
+        if self.name == "azure":
+            fix_404 = (
+                "check --llm-deployment, --llm-endpoint and --llm-api-version"
+                f" (deployment {self.deployment!r}, endpoint {self.endpoint})"
             )
-        if isinstance(exc, openai.APIConnectionError):
-            cause = exc.__cause__ or exc.__context__
-            detail = f": {_scrub(str(cause), self.__key)}" if cause else ""
-            return TransientJudgeError(f"cannot connect to the {where}{detail}")
-        if isinstance(exc, openai.APIStatusError):
-            code = exc.status_code
-            server = _scrub(_server_message(exc), self.__key)
-            if code == 429:
-                return TransientJudgeError(
-                    f"the {where} is rate limiting (HTTP 429): {server}",
-                    retry_after=_retry_after(exc.response.headers),
-                )
-            if code >= 500 or code in (408, 409):
-                return TransientJudgeError(
-                    f"the {where} failed (HTTP {code}): {server}",
-                    retry_after=_retry_after(exc.response.headers),
-                )
-            if code in (401, 403):
-                # Never quote the server here: it may echo part of the key.
-                return PermanentJudgeError(
-                    f"the {where} rejected the API key (HTTP {code}): check {_key_hint(self.name)}"
-                )
-            if code == 404:
-                if self.name == "azure":
-                    fix = (
-                        "check --llm-deployment, --llm-endpoint and --llm-api-version"
-                        f" (deployment {self.deployment!r}, endpoint {self.endpoint})"
-                    )
-                else:
-                    fix = (
-                        f"check --llm-model ({self.model!r}) and --llm-base-url"
-                        f" ({self.endpoint or 'api.openai.com'})"
-                    )
-                return PermanentJudgeError(f"the {where} was not found (HTTP 404): {fix}: {server}")
-            return PermanentJudgeError(f"the {where} rejected the request (HTTP {code}): {server}")
-        if isinstance(exc, openai.APIResponseValidationError):
-            return InvalidReplyError(f"the {where} sent a malformed response: {exc}")
-        return PermanentJudgeError(
-            f"the {where} failed: {type(exc).__name__}: {_scrub(str(exc), self.__key)}"
+        else:
+            fix_404 = (
+                f"check --llm-model ({self.model!r}) and --llm-base-url"
+                f" ({self.endpoint or 'api.openai.com'})"
+            )
+        return translate_sdk_error(
+            exc,
+            provider=self.name,
+            where=self.describe(),
+            timeout=self.timeout,
+            fix_404=fix_404,
+            key=None if self.__key == _NO_KEY else self.__key,
         )
 
 

@@ -31,7 +31,8 @@ STOPWORDS = frozenset(
 )
 
 NEGATIONS = frozenset(
-    "not no never none nothing nobody neither nor without cannot can't won't don't doesn't"
+    "not no never none nothing nobody neither nor without cannot avoid avoids lack lacks"
+    " fail fails failed refuse refuses prohibit prohibits can't won't don't doesn't"
     " didn't isn't aren't wasn't weren't hasn't haven't hadn't shouldn't wouldn't couldn't"
     " mustn't needn't".split()
 )
@@ -114,6 +115,7 @@ class Features:
         numbers: normalised number values (``21,000`` and ``twenty-one thousand`` agree).
         names: lower-cased proper names, acronyms and calendar words.
         negated: number of negation words, odd means negated.
+        quantities: ``(value, unit)`` of each number; the unit is what it counts or ``""``.
         surface: the content words as written (lower-cased), one per stem.
     """
 
@@ -123,6 +125,7 @@ class Features:
     numbers: frozenset[str]
     names: frozenset[str]
     negated: int
+    quantities: frozenset[tuple[str, str]] = frozenset()
     surface: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -131,31 +134,48 @@ class Features:
         return frozenset(zip(self.sequence, self.sequence[1:]))
 
 
-def _numbers(tokens: list[str]) -> set[str]:
-    """Numbers in digits or words; a scale word multiplies (``10 million``, ``23million``)."""
-    out: set[str] = set()
+def _unit(tokens: list[str], j: int, tail: str) -> str:
+    """What a number counts: its attached tail (``%``, ``kHz``) or the next content word."""
+    if tail:
+        return stem(tail)
+    if j < len(tokens):
+        nxt = tokens[j].lower()
+        if nxt.isalpha() and nxt not in STOPWORDS and nxt not in _SCALES:
+            return stem(nxt)
+        if "-" in nxt and nxt.split("-")[0] not in _UNITS:
+            return stem(nxt.split("-")[0])
+    return ""
+
+
+def _quantities(tokens: list[str]) -> set[tuple[str, str]]:
+    """``(value, unit)`` for numbers in digits or words; a scale word multiplies
+    (``10 million``, ``23million``); ``unit`` is what the number counts, or ``""``."""
+    out: set[tuple[str, str]] = set()
     i = 0
     while i < len(tokens):
         low = tokens[i].lower()
         value: Decimal | None = None
+        tail = ""
         if low[0].isdigit():
             parsed = _number(low)
-            value = Decimal(parsed.split(":")[0]) if parsed and ":" not in parsed else None
             if parsed and ":" in parsed:
-                out.add(parsed)  # a time of day: 22:10
+                out.add((parsed, "time"))  # a time of day: 22:10
                 i += 1
                 continue
+            value = Decimal(parsed) if parsed else None
+            tail = re.sub(r"^[\d.,:]+", "", low)
+            if tail in _SCALES:
+                tail = ""
         else:
             parts = low.split("-")
-            lead = [p for p in parts[: len(parts)] if p in _UNITS]
-            if parts[0] in _UNITS:
-                count = 0
-                for p in parts:
-                    if p not in _UNITS:
-                        break
-                    count += 1
+            count = 0
+            for part in parts:
+                if part not in _UNITS:
+                    break
+                count += 1
+            if count:
                 value = Decimal(sum(_UNITS[p] for p in parts[:count]))
-            del lead
+                tail = "-".join(parts[count:])
         if value is None:
             i += 1
             continue
@@ -163,7 +183,7 @@ def _numbers(tokens: list[str]) -> set[str]:
         while j < len(tokens) and tokens[j].lower() in _SCALES and len(tokens[j]) > 2:
             value *= _SCALES[tokens[j].lower()]
             j += 1
-        out.add(_format(value))
+        out.add((_format(value), _unit(tokens, j, tail)))
         i = j
     return out
 
@@ -207,11 +227,13 @@ def features(text: str) -> Features:
         if p not in STOPWORDS and p not in NEGATIONS and p.isalnum():
             surface.setdefault(stem(p), p)
     content = frozenset(surface)
+    quantities = _quantities(tokens)
     return Features(
         words=frozenset(lows) | frozenset(parts),
         content=content,
         sequence=sequence,
-        numbers=frozenset(_numbers(tokens)),
+        numbers=frozenset(v for v, _ in quantities),
+        quantities=frozenset(quantities),
         names=frozenset(names),
         negated=negated,
         surface=tuple(sorted(surface.items())),

@@ -30,6 +30,9 @@ LEX_WEIGHT = 0.15
 BIGRAM_WEIGHT = 0.20
 MIDPOINT = 0.71
 STEEPNESS = 14.0
+#: Share of the support reserved for verbatim agreement (shared word pairs): among statements
+#: the model finds equally well supported, the one closer to the wording ranks higher.
+VERBATIM_SHARE = 0.0
 #: Share of support kept when a passage contradicts the statement: a contradiction is no support.
 NUMBER_KEEP = 0.0
 NAME_KEEP = 0.0
@@ -89,6 +92,11 @@ def _overlap(a: frozenset[object], b: frozenset[object]) -> float:
     return len(a & b) / len(a) if a else 0.0
 
 
+def _contains(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
+    n = len(needle)
+    return n > 0 and any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
+
+
 def _logistic(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-STEEPNESS * (z - MIDPOINT)))
 
@@ -103,7 +111,10 @@ def conflicts(statement: Features, passage: Passage) -> dict[str, float]:
     """
     out = {"number": 1.0, "name": 1.0, "negation": 1.0}
     w = passage.feats
-    if statement.numbers - w.numbers and w.numbers - statement.numbers:
+    missing = [(v, u) for v, u in statement.quantities if v not in w.numbers]
+    extra = [(v, u) for v, u in w.quantities if v not in statement.numbers]
+    # Only numbers of the same kind contradict: "3.1%" does not contradict "six withdrawals".
+    if any(not a or not b or a == b for _, a in missing for _, b in extra):
         out["number"] = NUMBER_KEEP
     missing_names = {n for n in statement.names if n not in w.words}
     extra_names = {n for n in w.names if n not in statement.words}
@@ -156,7 +167,10 @@ def score_pair(
     uni = _soft_overlap(statement, passage.feats, vectors)
     bi = _overlap(statement.bigrams, passage.feats.bigrams)
     z = cosine + LEX_WEIGHT * uni + BIGRAM_WEIGHT * bi
-    raw = _logistic(z)
+    if _contains(passage.feats.sequence, statement.sequence):
+        raw = 1.0  # the passage says it word for word
+    else:
+        raw = (1.0 - VERBATIM_SHARE) * _logistic(z) + VERBATIM_SHARE * bi
     value = raw
     for keep in conflicts(statement, passage).values():
         value *= keep

@@ -71,7 +71,7 @@ table{border-collapse:collapse;font-size:.9rem;width:100%}
 th,td{border-bottom:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .error-msg{color:var(--err);white-space:pre-wrap;overflow-wrap:anywhere}
-.muted{color:var(--mut)}.legend{font-size:.8rem;margin:0}
+.muted{color:var(--mut)}tr.bad td:first-child{color:var(--bad)}.legend{font-size:.8rem;margin:0}
 @media (max-width:520px){body{font-size:14px}header,main{padding:8px}}
 """
 
@@ -253,8 +253,8 @@ def _tool_article(row: ToolScoreRow, index: int) -> str:
             ("minimum", _e(_num(row.threshold, 2))),
             ("missing calls", _e(", ".join(row.missing) or "none")),
             ("extra calls", _e(", ".join(row.extra) or "none")),
-            ("time", _e(f"{row.seconds:.2f} s")),
         ]
+        + ([("time", _e(f"{row.seconds:.2f} s"))] if row.seconds else [])
     )
     metrics = [
         (k, row.metrics[k]) for k in _METRIC_KEYS if isinstance(row.metrics.get(k), (int, float))
@@ -287,18 +287,22 @@ def _pairs(row: ToolScoreRow) -> str:
             f"{pair.get('tool')}"
         )
         mark = "ok" if pair.get("ok") else "differs"
-        trs.append(f'<tr><th colspan="4">{_e(head)} ({_e(mark)})</th></tr>')
+        trs.append(f'<tr><th colspan="3">{_e(head)} ({_e(mark)})</th></tr>')
         for arg in pair.get("arguments") or []:
             if isinstance(arg, dict):
+                ok = arg.get("status") == "ok"
+                sign = "✓" if ok else "✗"
                 trs.append(
-                    f"<tr><td><code>{_e(arg.get('name'))}</code></td>"
+                    f'<tr class="{"ok" if ok else "bad"}"><td>{sign} '
+                    f"<code>{_e(arg.get('name'))}</code>"
+                    f'<br><span class="muted">{_e(arg.get("status"))}</span></td>'
                     f"<td>{_e(_short(arg.get('expected')))}</td>"
-                    f"<td>{_e(_short(arg.get('actual')))}</td>"
-                    f"<td>{_e(arg.get('status'))}</td></tr>"
+                    f"<td>{_e(_short(arg.get('actual')))}</td></tr>"
                 )
+    is_open = " open" if row.outcome != "passed" else ""
     return (
-        '<details open><summary>Calls and arguments</summary><div class="scroll"><table>'
-        "<tr><th>argument</th><th>expected</th><th>actual</th><th>status</th></tr>"
+        f'<details{is_open}><summary>Calls and arguments</summary><div class="scroll"><table>'
+        "<tr><th>argument</th><th>expected</th><th>actual</th></tr>"
         + "".join(trs)
         + "</table></div></details>"
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -15,7 +16,8 @@ Row = TextScoreRow | ToolScoreRow
 def _cell(value: object) -> str:
     # A table cell is one line; pipes and markup characters would break the table.
     text = " ".join(str(value).split())
-    for ch in ("\\", "|", "`", "*", "_", "<", ">", "[", "]"):
+    # "_" stays: intra-word underscores (test_names) do not emphasise in CommonMark.
+    for ch in ("\\", "|", "`", "*", "<", ">", "[", "]"):
         text = text.replace(ch, "\\" + ch)
     return text
 
@@ -24,12 +26,44 @@ def _num(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
+def _pair_lines(row: ToolScoreRow) -> list[str]:
+    """Per-argument comparison of a row that carries details (``toolscore eval``)."""
+    pairs = row.details.get("pairs") if isinstance(row.details, dict) else None
+    if not isinstance(pairs, list) or not pairs:
+        return []
+    out = [
+        f"### {_cell(row.test_id or '-')}",
+        "",
+        "| call | argument | expected | actual | status |",
+        "|---|---|---|---|---|",
+    ]
+    for pair in pairs:
+        if not isinstance(pair, dict):
+            continue
+        call = f"#{pair.get('expected_index')} {pair.get('tool')}"
+        args = [a for a in pair.get("arguments") or [] if isinstance(a, dict)]
+        if not args:
+            out.append(f"| {_cell(call)} | – | – | – | {'ok' if pair.get('ok') else 'differs'} |")
+        for a in args:
+            out.append(
+                f"| {_cell(call)} | {_cell(a.get('name'))} | {_cell(_json(a.get('expected')))} | "
+                f"{_cell(_json(a.get('actual')))} | {_cell(a.get('status'))} |"
+            )
+    out.append("")
+    return out
+
+
+def _json(value: object) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, default=repr)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
 def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:
     """The report as Markdown.
 
     Example:
         >>> md = render_markdown([ToolScoreRow("t::a", "assert_tools", 1.0, 0.9, "passed")], None)
-        >>> "| t::a | assert\\\\_tools | 1.000 | 0.90 | passed |" in md
+        >>> "| t::a | assert_tools | 1.000 | 0.90 | passed |" in md
         True
     """
     doc = report_document(rows, stats)
@@ -40,8 +74,8 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
         out += [
             "## Text scores",
             "",
-            f"{c['total']} assertions: {c['passed']} passed, {c['failed']} failed, "
-            f"{c['error']} with errors.",
+            f"{c['total']} assertion{'' if c['total'] == 1 else 's'}: "
+            f"{c['passed']} passed, {c['failed']} failed, {c['error']} with errors.",
             "",
             "| test | metric | score | spread | bounds | runs | result |",
             "|---|---|---:|---:|---|---:|---|",
@@ -63,7 +97,8 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
         out += [
             "## Tool-call scores",
             "",
-            f"{c['total']} evaluations: {c['passed']} passed, {c['failed']} failed.",
+            f"{c['total']} evaluation{'' if c['total'] == 1 else 's'}: "
+            f"{c['passed']} passed, {c['failed']} failed.",
             "",
             "| test | function | score | min | result | missing | extra |",
             "|---|---|---:|---:|---|---|---|",
@@ -75,6 +110,8 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
                 f"{_cell(', '.join(t.extra) or '-')} |"
             )
         out.append("")
+        for t in tools:
+            out += _pair_lines(t)
     if not texts and not tools:
         out += ["No scored assertions in this run.", ""]
     return "\n".join(out)

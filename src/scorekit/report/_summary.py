@@ -25,6 +25,8 @@ TEXTS_TITLE = "text scores (pytest_texts_score)"
 TOOLS_TITLE = "tool-call scores (toolscore)"
 _EVIDENCE_WIDTH = 100
 _EVIDENCE_LINES = 8
+# Test ids matter more than a line that fits: below this, let the terminal wrap.
+_MIN_ID_WIDTH = 40
 _METRICS_SHOWN = ("tool_f1", "argument_f1", "sequence_accuracy", "redundant_rate")
 
 
@@ -55,7 +57,7 @@ def _table(header: Sequence[str], rows: list[list[str]], width: int) -> list[str
     widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
     # Clip the test id only when the line would not fit the terminal.
     room = width - sum(widths[1:]) - 2 * (len(header) - 1)
-    first = max(room, 24)
+    first = max(room, _MIN_ID_WIDTH)
     if widths[0] > first:
         for r in cells:
             r[0] = _clip_left(r[0], first)
@@ -140,20 +142,17 @@ def _counts_phrase(rows: Sequence[Row], noun: str) -> str:
 def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int) -> list[str]:
     table_rows = []
     for row in rows:
-        missing = ",".join(row.missing) or "-"
-        extra = ",".join(row.extra) or "-"
         table_rows.append(
             [
                 row.test_id or "-",
-                row.function,
                 _fmt(row.score),
                 _fmt(row.threshold, 2),
                 row.outcome.upper(),
-                _clip(missing, 24),
-                _clip(extra, 24),
+                _clip(",".join(row.missing) or "-", 24),
+                _clip(",".join(row.extra) or "-", 24),
             ]
         )
-    header = ["test", "function", "score", "min", "result", "missing", "extra"]
+    header = ["test", "score", "min", "result", "missing", "extra"]
     lines = _table(header, table_rows, width)
     if verbosity < 1:
         return lines
@@ -162,8 +161,7 @@ def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int) -> list[st
         out.append(line)
         values = [(k, row.metrics.get(k)) for k in _METRICS_SHOWN]
         shown = [f"{k} {v:.3f}" for k, v in values if isinstance(v, (int, float))]
-        if shown:
-            out.append("    " + ", ".join(shown))
+        out.append("    " + ", ".join([row.function, *shown]))
     return out
 
 

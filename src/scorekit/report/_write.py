@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,26 @@ class ReportError(OSError):
     """A report could not be written; the message names the path and the reason."""
 
 
-def _write_text(path: str | os.PathLike[str], text: str) -> Path:
+def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
+    """Replace every secret (an API key) in ``text`` with ``[redacted]``.
+
+    Belt and braces: no row should hold a key, but an error message from a judge could.
+    Secrets shorter than 8 characters are ignored (they would match ordinary words).
+
+    Example:
+        >>> redact("auth failed for sk-abcdef123456", ["sk-abcdef123456"])
+        'auth failed for [redacted]'
+    """
+    for secret in secrets:
+        if secret and len(secret) >= 8:
+            text = text.replace(secret, "[redacted]")
+    return text
+
+
+def _write_text(
+    path: str | os.PathLike[str], text: str, secrets: Iterable[str | None] = ()
+) -> Path:
+    text = redact(text, secrets)
     target = Path(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -46,7 +65,11 @@ def render_json(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:
 
 
 def write_json(
-    rows: Sequence[Row], stats: Mapping[str, Any] | None, path: str | os.PathLike[str]
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    path: str | os.PathLike[str],
+    *,
+    secrets: Iterable[str | None] = (),
 ) -> Path:
     """Write every row (inputs, scores, runs, evidence) and the judge totals as JSON.
 
@@ -55,6 +78,7 @@ def write_json(
         stats: ``JudgeStats.as_dict()`` (optionally with ``model`` and ``judge`` keys, for
             the cost estimate and the judge's name), or None.
         path: the file to write; missing parent folders are created.
+        secrets: strings (API keys) replaced by ``[redacted]`` wherever they appear.
 
     Returns:
         The path written.
@@ -69,24 +93,32 @@ def write_json(
         >>> p.read_text().count('"kind": "tools"')
         1
     """
-    return _write_text(path, render_json(rows, stats))
+    return _write_text(path, render_json(rows, stats), secrets)
 
 
 def write_html(
-    rows: Sequence[Row], stats: Mapping[str, Any] | None, path: str | os.PathLike[str]
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    path: str | os.PathLike[str],
+    *,
+    secrets: Iterable[str | None] = (),
 ) -> Path:
     """Write the self-contained HTML report (no network; opens on a phone).
 
     Same arguments, return value and errors as :func:`write_json`.
     """
-    return _write_text(path, render_html(rows, stats))
+    return _write_text(path, render_html(rows, stats), secrets)
 
 
 def write_markdown(
-    rows: Sequence[Row], stats: Mapping[str, Any] | None, path: str | os.PathLike[str]
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    path: str | os.PathLike[str],
+    *,
+    secrets: Iterable[str | None] = (),
 ) -> Path:
     """Write the Markdown report (tables; for CI job summaries and comments)."""
-    return _write_text(path, render_markdown(rows, stats))
+    return _write_text(path, render_markdown(rows, stats), secrets)
 
 
 def write_report(
@@ -94,6 +126,8 @@ def write_report(
     stats: Mapping[str, Any] | None,
     path: str | os.PathLike[str],
     fmt: str,
+    *,
+    secrets: Iterable[str | None] = (),
 ) -> Path:
     """Write a report in the format ``fmt``: ``json``, ``html`` or ``md``.
 
@@ -111,9 +145,9 @@ def write_report(
     if key == "markdown":
         key = "md"
     if key == "json":
-        return write_json(rows, stats, path)
+        return write_json(rows, stats, path, secrets=secrets)
     if key == "html":
-        return write_html(rows, stats, path)
+        return write_html(rows, stats, path, secrets=secrets)
     if key == "md":
-        return write_markdown(rows, stats, path)
+        return write_markdown(rows, stats, path, secrets=secrets)
     raise ValueError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.")

@@ -41,9 +41,16 @@ class ArgumentCount:
 
 
 def count_pair(
-    expected_args: dict[str, Any] | None, actual_args: dict[str, Any] | None, strict: bool = False
+    expected_args: dict[str, Any] | None,
+    actual_args: dict[str, Any] | None,
+    strict: bool = False,
+    named_only: bool = False,
 ) -> ArgumentCount:
-    """Count agreeing argument units for one expected call paired with one actual call."""
+    """Count agreeing argument units for one expected call paired with one actual call.
+
+    ``named_only`` (used by ``expect()``): arguments the expectation does not name are not
+    counted on the actual side.
+    """
     if expected_args is None:
         return ArgumentCount(1, 1, 1)
     actual_args = actual_args or {}
@@ -51,10 +58,14 @@ def count_pair(
         return ArgumentCount(1, 1, 1) if not actual_args else ArgumentCount(0, 1, len(actual_args))
     if not actual_args:
         return ArgumentCount(0, len(expected_args), 1)
-    agree = 0
+    agree = present = 0
     for name, value in expected_args.items():
-        if name in actual_args and values_match(value, actual_args[name], strict):
-            agree += 1
+        if name in actual_args:
+            present += 1
+            if values_match(value, actual_args[name], strict):
+                agree += 1
+    if named_only:
+        return ArgumentCount(agree, len(expected_args), max(present, 1))
     return ArgumentCount(agree, len(expected_args), len(actual_args))
 
 

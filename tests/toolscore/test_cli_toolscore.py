@@ -194,3 +194,33 @@ def test_console_script_never_shows_a_traceback(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
     assert "bad.json: not valid JSON" in done.stderr
+
+
+def test_arguments_that_are_not_json_warn_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    trace = tmp_path / "t.json"
+    trace.write_text(
+        json.dumps(
+            {
+                "choices": [
+                    {
+                        "message": {
+                            "role": "assistant",
+                            "tool_calls": [
+                                {
+                                    "id": "1",
+                                    "type": "function",
+                                    "function": {"name": "get_weather", "arguments": "{city: NYC"},
+                                }
+                            ],
+                        }
+                    }
+                ]
+            }
+        )
+    )
+    code, out, err = _run(capsys, "eval", GOLD, str(trace))
+    assert code == 1 and "FAIL: " in out
+    (line,) = err.splitlines()
+    assert line.startswith("toolscore: warning: ") and "get_weather" in line

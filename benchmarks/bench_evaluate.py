@@ -1,0 +1,208 @@
+"""Speed and correctness of ``toolscore.evaluate()`` on long synthetic traces.
+
+Run:
+    .venv/bin/python benchmarks/bench_evaluate.py
+    .venv/bin/python benchmarks/bench_evaluate.py --reference-python /tmp/ref-venv/bin/python
+
+The trace: N expected calls over 20 tool names, 5 arguments each (a unique id, a unique
+query text, a small repeating page number, a constant unit and a float), the actual trace is
+the same with one argument changed on every 7th call and the first call dropped. A second
+trace has 3,000 calls all to one tool.
+
+Printed: the best wall time of several runs for each size, the growth ratio per 10x calls,
+and the argument F1 next to the optimum computed from how the trace was built (every
+unchanged argument of calls 1..N-1 agrees; the dropped call loses its 5 arguments). If the
+reference Toolscore (``tool-scorer``) is available, it runs on the same traces in its own
+interpreter (both packages are imported as ``toolscore``) and its times and ratios print too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from statistics import median
+from typing import Any
+
+N_TOOLS = 20
+N_ARGS = 5
+CHANGE_EVERY = 7
+
+Call = dict[str, Any]
+
+
+def build(n: int, one_tool: bool = False) -> tuple[list[Call], list[Call]]:
+    """Expected calls and the actual trace (every 7th call changed, first call dropped)."""
+    expected: list[Call] = []
+    for i in range(n):
+        tool = "search" if one_tool else f"tool_{i % N_TOOLS}"
+        args = {
+            "id": i,
+            "query": f"query number {i}",
+            "page": i % 10,
+            "unit": "metric",
+            "weight": i / 7.0,
+        }
+        expected.append({"tool": tool, "args": args})
+    actual: list[Call] = []
+    for i, call in enumerate(expected):
+        args = dict(call["args"])
+        if i % CHANGE_EVERY == 0:
+            args["query"] = f"changed query {i}"
+        actual.append({"tool": call["tool"], "args": args})
+    return expected, actual[1:]
+
+
+def optimum_argument_f1(n: int) -> float:
+    """The best possible argument F1 for ``build(n)``, from the construction alone.
+
+    Calls 1..n-1 are paired with their copies; each agrees on every argument except the one
+    changed on every 7th call. Precision counts the 5 arguments of each of the n-1 actual
+    calls, recall also the 5 of the dropped call: F1 = 2 * agree / (expected + actual units).
+    """
+    changed = sum(1 for i in range(1, n) if i % CHANGE_EVERY == 0)
+    agree = N_ARGS * (n - 1) - changed
+    return 2 * agree / (N_ARGS * n + N_ARGS * (n - 1))
+
+
+def best_time(fn: Any, repeat: int) -> tuple[float, float, Any]:
+    times = []
+    out = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), median(times), out
+
+
+REFERENCE_RUNNER = r"""
+import json, sys, time, warnings
+warnings.simplefilter("ignore")
+from importlib.metadata import version
+import toolscore
+expected, actual = json.load(open(sys.argv[1]))
+start = time.perf_counter()
+result = toolscore.evaluate(expected, actual)
+elapsed = time.perf_counter() - start
+print(json.dumps({"seconds": elapsed, "argument_f1": result.argument_f1,
+                  "version": version("tool-scorer")}))
+"""
+
+
+def find_reference(cli_value: str | None) -> str | None:
+    """An interpreter that has ``tool-scorer`` installed, or None."""
+    candidates = [cli_value, os.environ.get("TOOLSCORE_REFERENCE_PYTHON")]
+    for candidate in candidates:
+        if candidate:
+            return candidate if shutil.which(candidate) or os.path.exists(candidate) else None
+    try:
+        from importlib.metadata import distribution
+
+        distribution("tool-scorer")
+    except Exception:
+        return None
+    return sys.executable  # installed here (it then shadows or is shadowed by ours)
+
+
+def run_reference(python: str, expected: list[Call], actual: list[Call]) -> dict[str, Any] | None:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
+        json.dump([expected, actual], handle)
+        path = handle.name
+    try:
+        proc = subprocess.run(
+            [python, "-c", REFERENCE_RUNNER, path],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+    finally:
+        os.unlink(path)
+    if proc.returncode != 0:
+        print(f"  reference failed: {proc.stderr.strip().splitlines()[-1:]}")
+        return None
+    data: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return data
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reference-python", help="interpreter with tool-scorer installed")
+    parser.add_argument("--no-reference", action="store_true", help="skip the reference run")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per size (best is shown)")
+    options = parser.parse_args()
+
+    from toolscore import evaluate
+
+    evaluate(*build(50))  # warm-up: lazy imports (numpy, rapidfuzz)
+    ok = True
+    print(
+        f"evaluate() on synthetic traces ({N_TOOLS} tools, {N_ARGS} args, every "
+        f"{CHANGE_EVERY}th call changed, first call dropped); best of {options.repeat}"
+    )
+    print(f"{'calls':>8} {'best s':>9} {'median s':>9} {'x prev':>7}  argument F1 vs optimum")
+    previous: float | None = None
+    timings: dict[int, float] = {}
+    for n in (1_000, 10_000, 100_000):
+        expected, actual = build(n)
+        repeat = options.repeat if n <= 10_000 else max(1, options.repeat // 2)
+        best, med, result = best_time(lambda e=expected, a=actual: evaluate(e, a), repeat)
+        timings[n] = best
+        optimum = optimum_argument_f1(n)
+        same = abs(result.argument_f1 - optimum) <= 1e-12
+        ok &= same
+        ratio = f"{best / previous:6.1f}x" if previous else "      -"
+        print(
+            f"{n:>8} {best:>9.4f} {med:>9.4f} {ratio}  {result.argument_f1:.12f} vs "
+            f"{optimum:.12f} {'OK' if same else 'MISMATCH'}"
+        )
+        previous = best
+    expected, actual = build(3_000, one_tool=True)
+    best, med, result = best_time(lambda: evaluate(expected, actual), options.repeat)
+    optimum = optimum_argument_f1(3_000)
+    same = abs(result.argument_f1 - optimum) <= 1e-12
+    ok &= same
+    print(
+        f"{'3000/1':>8} {best:>9.4f} {med:>9.4f}       -  {result.argument_f1:.12f} vs "
+        f"{optimum:.12f} {'OK' if same else 'MISMATCH'}   (3,000 calls, all to one tool)"
+    )
+    print()
+    print(
+        f"targets: 10,000 calls < 0.1 s: {timings[10_000]:.4f} s "
+        f"{'OK' if timings[10_000] < 0.1 else 'MISSED'}; "
+        f"10x calls <= 15x time: {timings[100_000] / timings[10_000]:.1f}x "
+        f"{'OK' if timings[100_000] / timings[10_000] <= 15 else 'MISSED'}; "
+        f"3,000 calls to one tool < 0.5 s: {best:.4f} s {'OK' if best < 0.5 else 'MISSED'}"
+    )
+
+    reference = None if options.no_reference else find_reference(options.reference_python)
+    if reference is None:
+        print(
+            "\nreference Toolscore (tool-scorer) not found: pass --reference-python or set "
+            "TOOLSCORE_REFERENCE_PYTHON to compare"
+        )
+    else:
+        print(f"\nreference Toolscore via {reference} (one run each, it is slow):")
+        for label, n, one_tool, ours in (
+            ("10000", 10_000, False, timings[10_000]),
+            ("3000/1", 3_000, True, best),
+        ):
+            ref = run_reference(reference, *build(n, one_tool))
+            if ref is None:
+                continue
+            print(
+                f"{label:>8} tool-scorer {ref['version']}: {ref['seconds']:.3f} s, argument F1 "
+                f"{ref['argument_f1']:.6f}; ours {ours:.4f} s -> ours is "
+                f"{ref['seconds'] / ours:.0f}x faster"
+            )
+    print("\nargument F1 equals the optimum:", "yes" if ok else "NO")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

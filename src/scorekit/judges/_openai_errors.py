@@ -1,0 +1,126 @@
+"""Turn ``openai`` SDK errors into the judge layer's errors, with what to fix and no key.
+
+Transient (retried): HTTP 429 (with ``Retry-After``), 408, 409, 5xx, timeouts, connection
+errors, malformed responses. Permanent (fail at once): 401/403 (check the key), 404 (check the
+model, deployment, endpoint), 400 and other 4xx (the server's message, quoted).
+"""
+
+from __future__ import annotations
+
+import email.utils
+import re
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from scorekit.judges._errors import (
+    InvalidReplyError,
+    JudgeError,
+    PermanentJudgeError,
+    TransientJudgeError,
+)
+
+__all__ = ["retry_after_seconds", "scrub", "translate_sdk_error"]
+
+
+def _key_hint(provider: str) -> str:
+    var = "AZURE_OPENAI_API_KEY" if provider == "azure" else "OPENAI_API_KEY"
+    return f"--llm-api-key (ini llm_api_key) or {var}"
+
+
+def scrub(message: str, key: str | None) -> str:
+    """Remove the key, and any 6+ character piece of it, from a server message."""
+    if key:
+        if key in message:
+            message = message.replace(key, "***")
+        for size in range(min(len(key), 12), 5, -1):
+            for start in range(len(key) - size + 1):
+                piece = key[start : start + size]
+                if piece in message:
+                    message = message.replace(piece, "***")
+    # Servers echo masked keys ("sk-abc***xyz"); drop those too.
+    return re.sub(r"\b(?:sk|key)-[A-Za-z0-9_*.\-]{3,}", "***", message)
+
+
+def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
+    if headers is None:
+        return None
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _server_message(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])
+        if body.get("message"):
+            return str(body["message"])
+    message = getattr(exc, "message", None) or str(exc)
+    return str(message)
+
+
+def translate_sdk_error(
+    exc: Exception, *, provider: str, where: str, timeout: float, fix_404: str, key: str | None
+) -> JudgeError:
+    """Return the judge error for an SDK exception.
+
+    Args:
+        exc: the exception the SDK raised.
+        provider: ``"openai"`` or ``"azure"`` (names the key's environment variable).
+        where: the judge, described for messages (``openai model 'x' at URL``).
+        timeout: the request timeout in seconds (named when it expired).
+        fix_404: what to check when the server says not found.
+        key: the API key, scrubbed from every quoted server message.
+    """
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError):
+        return TransientJudgeError(
+            f"the {where} did not answer within {timeout:g} s (--llm-timeout)"
+        )
+    if isinstance(exc, openai.APIConnectionError):
+        cause = exc.__cause__ or exc.__context__
+        detail = f": {scrub(str(cause), key)}" if cause else ""
+        return TransientJudgeError(f"cannot connect to the {where}{detail}")
+    if isinstance(exc, openai.APIStatusError):
+        code = exc.status_code
+        server = scrub(_server_message(exc), key)
+        if code == 429:
+            return TransientJudgeError(
+                f"the {where} is rate limiting (HTTP 429): {server}",
+                retry_after=retry_after_seconds(exc.response.headers),
+            )
+        if code >= 500 or code in (408, 409):
+            return TransientJudgeError(
+                f"the {where} failed (HTTP {code}): {server}",
+                retry_after=retry_after_seconds(exc.response.headers),
+            )
+        if code in (401, 403):
+            # Never quote the server here: it may echo part of the key.
+            return PermanentJudgeError(
+                f"the {where} rejected the API key (HTTP {code}): check {_key_hint(provider)}"
+            )
+        if code == 404:
+            return PermanentJudgeError(f"the {where} was not found (HTTP 404): {fix_404}: {server}")
+        return PermanentJudgeError(f"the {where} rejected the request (HTTP {code}): {server}")
+    if isinstance(exc, openai.APIResponseValidationError):
+        return InvalidReplyError(f"the {where} sent a malformed response: {exc}")
+    return PermanentJudgeError(f"the {where} failed: {type(exc).__name__}: {scrub(str(exc), key)}")

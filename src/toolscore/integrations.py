@@ -1,0 +1,361 @@
+"""Read tool calls out of provider responses and agent-framework results.
+
+Every reader returns ``[{"tool": name, "args": {...}}, ...]`` in call order. They accept SDK
+objects (anything with ``model_dump()``, dataclasses, plain objects) as well as plain dicts,
+and lists that mix them. Arguments that arrive as JSON text are parsed; text that is not a
+JSON object raises a :class:`MalformedArgumentsWarning` naming the tool and quoting the text,
+and the call is kept with empty arguments (never dropped).
+
+Shapes read:
+
+* OpenAI Chat Completions: ``choices[].message.tool_calls[].function`` and the legacy
+  ``message.function_call``; also bare messages and message lists.
+* OpenAI Responses API: ``output[]`` items of type ``function_call``.
+* Anthropic Messages: ``content[]`` blocks of type ``tool_use``.
+* Gemini: ``candidates[].content.parts[].functionCall`` (or ``function_call``).
+* LangChain / LangGraph: ``{"messages": [...]}`` states and message lists, with
+  ``AIMessage.tool_calls`` (``name``/``args``) or OpenAI wire format.
+* OpenAI Agents SDK: ``RunResult.new_items`` of type ``tool_call_item`` (``raw_item``).
+* Pydantic AI: ``result.all_messages()`` parts with ``part_kind == "tool-call"``.
+* Claude Agent SDK: message lists whose ``content`` holds ``ToolUseBlock``/``tool_use``.
+
+Example:
+    >>> from toolscore.integrations import from_anthropic
+    >>> from_anthropic({"content": [{"type": "tool_use", "id": "t1", "name": "search",
+    ...                              "input": {"q": "cats"}}]})
+    [{'tool': 'search', 'args': {'q': 'cats'}}]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import warnings
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = [
+    "MalformedArgumentsWarning",
+    "auto_extract",
+    "from_anthropic",
+    "from_claude_agent_sdk",
+    "from_gemini",
+    "from_langgraph",
+    "from_openai",
+    "from_openai_agents",
+    "from_pydantic_ai",
+]
+
+Call = dict[str, Any]
+
+
+class MalformedArgumentsWarning(UserWarning):
+    """A tool call's arguments were not a JSON object; the call is kept with ``{}``."""
+
+
+class _Unrecognised(Exception):
+    pass
+
+
+def _plain(obj: Any) -> Any:
+    """One level of an SDK object as a dict (nested values converted when read)."""
+    if obj is None or isinstance(obj, (Mapping, str, bytes, int, float, list, tuple)):
+        return obj
+    dump = getattr(obj, "model_dump", None)
+    if callable(dump):
+        try:
+            data = dump()
+        except Exception:
+            data = None
+        if isinstance(data, Mapping):
+            out = dict(data)
+            out.setdefault("__type__", type(obj).__name__)
+            return out
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        out = {f.name: getattr(obj, f.name, None) for f in dataclasses.fields(obj)}
+        out["__type__"] = type(obj).__name__
+        return out
+    attrs = getattr(obj, "__dict__", None)
+    if isinstance(attrs, dict):
+        out = {k: v for k, v in attrs.items() if not k.startswith("_")}
+        out["__type__"] = type(obj).__name__
+        return out
+    return obj
+
+
+def _get(d: Mapping[str, Any], *names: str) -> Any:
+    for name in names:
+        value = d.get(name)
+        if value is not None:
+            return value
+    return None
+
+
+def _args(raw: Any, tool: str) -> dict[str, Any]:
+    """Arguments as a dict: JSON text parsed, malformed text warned about."""
+    raw = _plain(raw)
+    if raw is None or raw == "":
+        return {}
+    if isinstance(raw, Mapping):
+        return dict(raw)
+    if isinstance(raw, (str, bytes)):
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            parsed = None
+        else:
+            if isinstance(parsed, dict):
+                return parsed
+        warnings.warn(
+            f"toolscore: the arguments of the call to {tool!r} are not a JSON object, so the "
+            f"call is kept with no arguments. Raw arguments: {_short(raw)}",
+            MalformedArgumentsWarning,
+            stacklevel=4,
+        )
+        return {}
+    warnings.warn(
+        f"toolscore: the arguments of the call to {tool!r} are a {type(raw).__name__}, not a "
+        f"dict, so the call is kept with no arguments. Raw arguments: {_short(raw)}",
+        MalformedArgumentsWarning,
+        stacklevel=4,
+    )
+    return {}
+
+
+def _short(raw: Any) -> str:
+    text = repr(raw)
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def _call(name: Any, raw_args: Any) -> Call:
+    tool = str(name) if name is not None else ""
+    return {"tool": tool, "args": _args(raw_args, tool)}
+
+
+# --- one object of any known shape -------------------------------------------------------
+
+# Keys of messages, blocks and parts that can legitimately hold no tool call.
+_MESSAGE_KEYS = ("role", "type", "content", "parts", "part_kind", "kind", "text", "subtype")
+_TOOL_USE_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+
+
+def _extract(obj: Any) -> list[Call]:
+    """Calls in one object; raises _Unrecognised when the shape is unknown."""
+    if isinstance(obj, (list, tuple)):
+        out: list[Call] = []
+        for item in obj:
+            out.extend(_extract(item))
+        return out
+    all_messages = getattr(obj, "all_messages", None)
+    if callable(all_messages) and not isinstance(obj, Mapping):  # Pydantic AI run result
+        return _extract(list(all_messages()))
+    d = _plain(obj)
+    if not isinstance(d, Mapping):
+        raise _Unrecognised(type(obj).__name__)
+
+    tool = d.get("tool")
+    if isinstance(tool, str) and "__type__" not in d:  # already a call dict
+        return [{"tool": tool, "args": _args(d.get("args"), tool)}]
+    if "choices" in d:  # OpenAI chat completion
+        out = []
+        for choice in d.get("choices") or []:
+            out.extend(_message(_plain(_get(_plain(choice), "message", "delta") or {})))
+        return out
+    if "candidates" in d:  # Gemini
+        out = []
+        for cand in d.get("candidates") or []:
+            content = _plain(_plain(cand).get("content")) or {}
+            out.extend(_extract(list(content.get("parts") or [])))
+        return out
+    if "new_items" in d:  # OpenAI Agents SDK RunResult
+        return _extract(list(d.get("new_items") or []))
+    kind = d.get("type")
+    if kind == "tool_call_item" or d.get("__type__") == "ToolCallItem":
+        raw = _plain(d.get("raw_item")) or {}
+        return [_call(_get(raw, "name", "type"), _get(raw, "arguments", "input"))]
+    fn = _plain(d.get("function"))
+    if isinstance(fn, Mapping) and "name" in fn:  # one OpenAI wire-format tool call
+        return [_call(fn.get("name"), fn.get("arguments"))]
+    if kind == "tool_call" and "name" in d:  # one LangChain ToolCall
+        return [_call(d.get("name"), d.get("args"))]
+    if kind == "function_call" and "name" in d:  # Responses API output item
+        return [_call(d.get("name"), d.get("arguments"))]
+    if isinstance(d.get("output"), list):  # Responses API response
+        return _extract(list(d["output"]))
+    if kind in _TOOL_USE_BLOCKS or d.get("__type__") == "ToolUseBlock":  # Anthropic, Claude SDK
+        return [_call(d.get("name"), d.get("input"))]
+    if d.get("part_kind") == "tool-call" or d.get("__type__") == "ToolCallPart":  # Pydantic AI
+        return [_call(d.get("tool_name"), d.get("args"))]
+    if (
+        d.get("part_kind") is not None
+        or kind == "tool_result"
+        or d.get("__type__")
+        in (
+            "ToolResultBlock",
+            "TextBlock",
+            "ThinkingBlock",
+        )
+    ):
+        return []  # other parts and blocks: prompts, tool results, text
+    fc = _plain(_get(d, "functionCall", "function_call"))
+    if isinstance(fc, Mapping) and "role" not in d:  # Gemini part
+        return [_call(fc.get("name"), fc.get("args"))]
+    if isinstance(d.get("messages"), (list, tuple)):  # LangGraph state
+        return _extract(list(d["messages"]))
+    if any(key in d for key in ("tool_calls", "invalid_tool_calls", "function_call")):
+        return _message(d)
+    if isinstance(d.get("content"), (list, tuple)):
+        return _extract([b for b in d["content"] if not isinstance(b, str)])
+    if isinstance(d.get("parts"), (list, tuple)):
+        return _extract(list(d["parts"]))
+    if any(key in d for key in _MESSAGE_KEYS):
+        return []  # a message, block or part that holds no tool call (text, tool result)
+    raise _Unrecognised(type(obj).__name__)
+
+
+def _message(msg: Any) -> list[Call]:
+    """Calls of one chat message (OpenAI wire format or LangChain ``tool_calls``)."""
+    msg = _plain(msg)
+    if not isinstance(msg, Mapping):
+        return []
+    # LangChain keeps calls whose arguments failed to parse in invalid_tool_calls: keep them
+    # too (their raw arguments are warned about), never drop them silently.
+    tool_calls = [*(msg.get("tool_calls") or []), *(msg.get("invalid_tool_calls") or [])]
+    out: list[Call] = []
+    for tc in tool_calls:
+        tc = _plain(tc)
+        fn = _plain(tc.get("function"))
+        if isinstance(fn, Mapping):
+            out.append(_call(fn.get("name"), fn.get("arguments")))
+        else:
+            out.append(_call(tc.get("name"), _get(tc, "args", "arguments")))
+    if out:
+        return out
+    legacy = _plain(msg.get("function_call"))
+    if isinstance(legacy, Mapping) and legacy.get("name"):
+        return [_call(legacy.get("name"), legacy.get("arguments"))]
+    content = msg.get("content")
+    if isinstance(content, (list, tuple)):
+        return _extract([b for b in content if not isinstance(b, str)])
+    return []
+
+
+def _read(response: Any, reader: str) -> list[Call]:
+    try:
+        calls = _extract(response)
+    except _Unrecognised as exc:
+        raise TypeError(
+            f"{reader}() cannot read tool calls from a {type(response).__name__} "
+            f"(unrecognised part: {exc}); pass a provider response (OpenAI, Anthropic, Gemini, "
+            "LangGraph, OpenAI Agents, Pydantic AI, Claude Agent SDK) or a list of "
+            "{'tool': name, 'args': {...}} dicts"
+        ) from None
+    for n, call in enumerate(calls):
+        if not call["tool"]:
+            raise ValueError(f"{reader}(): tool call #{n + 1} has no tool name: {call!r}")
+    return calls
+
+
+def auto_extract(response: Any) -> list[dict[str, Any]]:
+    """Detect the provider shape of ``response`` and return its tool calls.
+
+    Args:
+        response: a provider response or framework result (object or dict), a message
+            list, or a list of ``{"tool", "args"}`` dicts (returned as they are); lists may
+            mix these.
+
+    Returns:
+        ``[{"tool": ..., "args": {...}}, ...]`` in call order.
+
+    Raises:
+        TypeError: nothing in ``response`` has a known shape.
+
+    Example:
+        >>> auto_extract({"choices": [{"message": {"role": "assistant", "tool_calls": [
+        ...     {"id": "c1", "type": "function",
+        ...      "function": {"name": "get_weather", "arguments": '{"city": "NYC"}'}}]}}]})
+        [{'tool': 'get_weather', 'args': {'city': 'NYC'}}]
+    """
+    return _read(response, "auto_extract")
+
+
+def from_openai(response: Any) -> list[dict[str, Any]]:
+    """Tool calls of an OpenAI Chat Completions or Responses API response (object or dict).
+
+    Reads ``choices[].message.tool_calls``, the legacy ``function_call``, and Responses
+    ``output[]`` items of type ``function_call``; a message or message list also works.
+
+    Example:
+        >>> from_openai({"output": [{"type": "function_call", "call_id": "c1",
+        ...                          "name": "search", "arguments": '{"q": "x"}'}]})
+        [{'tool': 'search', 'args': {'q': 'x'}}]
+    """
+    return _read(response, "from_openai")
+
+
+def from_anthropic(response: Any) -> list[dict[str, Any]]:
+    """Tool calls of an Anthropic Messages response: ``content[]`` ``tool_use`` blocks.
+
+    Example:
+        >>> from_anthropic({"role": "assistant", "content": [
+        ...     {"type": "text", "text": "Let me check."},
+        ...     {"type": "tool_use", "id": "t", "name": "get_weather", "input": {"city": "Oslo"}}]})
+        [{'tool': 'get_weather', 'args': {'city': 'Oslo'}}]
+    """
+    return _read(response, "from_anthropic")
+
+
+def from_gemini(response: Any) -> list[dict[str, Any]]:
+    """Tool calls of a Gemini response: ``candidates[].content.parts[].functionCall``.
+
+    Example:
+        >>> from_gemini({"candidates": [{"content": {"role": "model", "parts": [
+        ...     {"functionCall": {"name": "lights", "args": {"on": True}}}]}}]})
+        [{'tool': 'lights', 'args': {'on': True}}]
+    """
+    return _read(response, "from_gemini")
+
+
+def from_langgraph(result: Any) -> list[dict[str, Any]]:
+    """Tool calls of a LangGraph state (``{"messages": [...]}``) or a LangChain message list.
+
+    Example:
+        >>> from_langgraph({"messages": [{"type": "human", "content": "hi"},
+        ...     {"type": "ai", "content": "", "tool_calls": [
+        ...         {"name": "search", "args": {"q": "hi"}, "id": "1", "type": "tool_call"}]}]})
+        [{'tool': 'search', 'args': {'q': 'hi'}}]
+    """
+    return _read(result, "from_langgraph")
+
+
+def from_openai_agents(result: Any) -> list[dict[str, Any]]:
+    """Tool calls of an OpenAI Agents SDK ``RunResult`` (``new_items``) or a list of items.
+
+    Example:
+        >>> from_openai_agents({"new_items": [{"type": "tool_call_item", "raw_item": {
+        ...     "type": "function_call", "name": "search", "arguments": "{}"}}]})
+        [{'tool': 'search', 'args': {}}]
+    """
+    return _read(result, "from_openai_agents")
+
+
+def from_pydantic_ai(result: Any) -> list[dict[str, Any]]:
+    """Tool calls of a Pydantic AI run result (``all_messages()``) or a message list.
+
+    Example:
+        >>> from_pydantic_ai([{"kind": "response", "parts": [
+        ...     {"part_kind": "tool-call", "tool_name": "roll", "args": '{"sides": 6}'}]}])
+        [{'tool': 'roll', 'args': {'sides': 6}}]
+    """
+    return _read(result, "from_pydantic_ai")
+
+
+def from_claude_agent_sdk(result: Any) -> list[dict[str, Any]]:
+    """Tool calls of a Claude Agent SDK message list (``ToolUseBlock`` content blocks).
+
+    Example:
+        >>> from_claude_agent_sdk([{"content": [
+        ...     {"type": "tool_use", "id": "t", "name": "Read", "input": {"path": "a.txt"}}]}])
+        [{'tool': 'Read', 'args': {'path': 'a.txt'}}]
+    """
+    return _read(result, "from_claude_agent_sdk")

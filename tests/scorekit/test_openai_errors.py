@@ -1,0 +1,42 @@
+"""Small parts of the SDK error translation: Retry-After forms and key scrubbing."""
+
+from __future__ import annotations
+
+import email.utils
+import time
+
+import pytest
+
+from scorekit.judges._openai_errors import retry_after_seconds, scrub
+
+
+@pytest.mark.parametrize(
+    ("headers", "seconds"),
+    [
+        ({}, None),
+        (None, None),
+        ({"retry-after": "3"}, 3.0),
+        ({"retry-after": "0.25"}, 0.25),
+        ({"retry-after": "-5"}, 0.0),
+        ({"retry-after-ms": "1500", "retry-after": "9"}, 1.5),
+        ({"retry-after-ms": "soon", "retry-after": "2"}, 2.0),
+        ({"retry-after": "whenever"}, None),
+    ],
+)
+def test_retry_after_forms(headers: dict[str, str] | None, seconds: float | None) -> None:
+    assert retry_after_seconds(headers) == seconds
+
+
+def test_retry_after_http_date() -> None:
+    when = email.utils.formatdate(time.time() + 30, usegmt=True)
+    value = retry_after_seconds({"retry-after": when})
+    assert value is not None and 25 <= value <= 31
+
+
+def test_scrub_removes_the_key_pieces_and_masked_keys() -> None:
+    key = "sk-proj-ABCDEFGHIJKLMNOP0123"
+    message = f"bad key {key}; tail ...MNOP0123; masked sk-proj-***0123; model gpt-4o"
+    cleaned = scrub(message, key)
+    assert "ABCDEF" not in cleaned and "MNOP0123" not in cleaned and "sk-proj" not in cleaned
+    assert "model gpt-4o" in cleaned
+    assert scrub("nothing secret", None) == "nothing secret"

@@ -1,0 +1,122 @@
+"""The ``texts-score`` console script: output, --json, stdin, exit codes.
+
+Scoring tests use the local judge (one model load per test process, shared).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_texts_score.cli import EXIT_BAD_INPUT, EXIT_JUDGE_FAILED, EXIT_OK, main
+
+EXPECTED = "The ferry runs twice a day. The crossing takes 40 minutes."
+GIVEN = "The ferry runs twice a day. The crossing takes 90 minutes."
+
+
+def _run(argv: list[str], stdin: str = "") -> tuple[int, str]:
+    out = io.StringIO()
+    code = main(argv, stdin=io.StringIO(stdin), stdout=out)
+    return code, out.getvalue()
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str]:
+    expected = tmp_path / "expected.txt"
+    given = tmp_path / "given.txt"
+    expected.write_text(EXPECTED, encoding="utf-8")
+    given.write_text(GIVEN, encoding="utf-8")
+    return str(expected), str(given)
+
+
+def test_text_output_shows_scores_and_evidence(files: tuple[str, str]) -> None:
+    code, out = _run(["compare", *files])
+    assert code == EXIT_OK
+    assert out.splitlines()[0].startswith("precision 0.")
+    assert "recall 0." in out and "F1 0." in out and "judge: local" in out
+    assert "Recall: questions from EXPECTED, answered from GIVEN" in out
+    assert "Precision: questions from GIVEN, answered from EXPECTED" in out
+    assert "Does the text state that The crossing takes 90 minutes?" in out
+
+
+def test_json_output(files: tuple[str, str]) -> None:
+    code, out = _run(["compare", *files, "--json"])
+    assert code == EXIT_OK
+    doc = json.loads(out)
+    assert doc["judge"] == "local"
+    assert doc["expected"] == files[0]
+    assert 0.0 <= doc["f1"] < 1.0
+    answers = {(e["side"], e["question"]): e["answer"] for e in doc["evidence"]}
+    assert answers[("recall", "Does the text state that The ferry runs twice a day?")] > 0.8
+    assert answers[("recall", "Does the text state that The crossing takes 40 minutes?")] < 0.2
+    assert {e["side"] for e in doc["evidence"]} == {"precision", "recall"}
+
+
+def test_given_from_stdin_and_literals(files: tuple[str, str]) -> None:
+    code, out = _run(["compare", files[0], "-", "--json"], stdin=EXPECTED)
+    assert code == EXIT_OK
+    assert json.loads(out)["given"] == "<stdin>"
+    assert json.loads(out)["f1"] == 1.0
+    code, out = _run(
+        ["compare", "--expected-text", EXPECTED, "--given-text", GIVEN, "--json", "--metric",
+         "recall"]
+    )  # fmt: skip
+    doc = json.loads(out)
+    assert code == EXIT_OK
+    assert doc["precision"] is None and doc["f1"] is None and doc["recall"] < 1.0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["compare", "missing.txt", "-"], "EXPECTED file 'missing.txt' does not exist"),
+        (["compare", "--expected-text", "  ", "--given-text", "x"], "EXPECTED text"),
+        (["compare", "--expected-text", "a"], "GIVEN is missing"),
+        (["compare", "-", "-"], "only one text can come from stdin"),
+        (["compare", "--no-such-option"], "unrecognized arguments: --no-such-option"),
+        (["compare", "--expected-text", "a", "--given-text", "b", "--timeout", "soon"],
+         "--llm-timeout"),
+    ],
+    ids=["missing-file", "empty-text", "one-text", "two-stdin", "unknown-option", "bad-setting"],
+)  # fmt: skip
+def test_bad_input_is_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = _run(argv)
+    err = capsys.readouterr().err
+    assert code == EXIT_BAD_INPUT
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("texts-score: error: ")
+    assert message in err
+
+
+def test_judge_failure_is_exit_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "other.onnx"
+    code, out = _run(
+        ["compare", "--expected-text", "a b c", "--given-text", "a b c",
+         "--local-model", str(missing)]
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == EXIT_JUDGE_FAILED
+    assert err.count("\n") == 1
+    assert "the judge failed" in err and "other.onnx does not exist" in err
+
+
+def test_no_command_prints_help_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run([])[0] == EXIT_BAD_INPUT
+    assert "compare" in capsys.readouterr().err
+
+
+def test_console_script_runs(files: tuple[str, str]) -> None:
+    script = Path(sys.executable).with_name("texts-score")
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "pytest_texts_score.cli"]
+    proc = subprocess.run(
+        [*cmd, "compare", *files, "--json"], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["judge"] == "local"

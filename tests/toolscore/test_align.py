@@ -1,0 +1,108 @@
+"""The alignment machinery: the assignment solver and the shortcuts around it."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import numpy as np
+
+from toolscore import ANY, OneOf, Regex
+from toolscore._align import align, args_key
+from toolscore._assignment import solve_assignment
+from toolscore.metrics.arguments import count_pair
+
+
+def test_assignment_solver_is_optimal_on_small_matrices() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        rows, cols = rng.randint(1, 5), rng.randint(1, 5)
+        cost = np.array([[rng.randint(-3, 6) for _ in range(cols)] for _ in range(rows)], float)
+        pairs = solve_assignment(cost)
+        assert len(pairs) == min(rows, cols)
+        assert len({r for r, _ in pairs}) == len({c for _, c in pairs}) == len(pairs)
+        k = min(rows, cols)
+        if rows <= cols:
+            best = min(
+                sum(cost[r, p[r]] for r in range(rows))
+                for p in itertools.permutations(range(cols), k)
+            )
+        else:
+            best = min(
+                sum(cost[p[c], c] for c in range(cols))
+                for p in itertools.permutations(range(rows), k)
+            )
+        assert sum(cost[r, c] for r, c in pairs) == best
+
+
+def test_assignment_solver_handles_empty_input() -> None:
+    assert solve_assignment(np.zeros((0, 3))) == []
+
+
+def _plain_optimum(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> int:
+    """Most agreeing units per tool, by the Hungarian method on the full matrix (no shortcuts)."""
+    total = 0
+    for tool in {c["tool"] for c in expected}:
+        e = [c["args"] for c in expected if c["tool"] == tool]
+        a = [c["args"] for c in actual if c["tool"] == tool]
+        if not e or not a:
+            continue
+        agree = np.array([[count_pair(x, y).agree for y in a] for x in e], float)
+        total += int(sum(agree[r, c] for r, c in solve_assignment(-agree)))
+    return total
+
+
+def test_shortcuts_give_the_same_optimum_as_the_plain_solver() -> None:
+    rng = random.Random(11)
+    for _ in range(40):
+        n = rng.randint(20, 120)
+
+        def rand_args() -> dict[str, Any]:
+            keys = rng.sample(["a", "b", "c", "d"], rng.randint(0, 4))
+            return {k: rng.choice([0, 1, 2, "x", "y", " x", 1.0, True]) for k in keys}
+
+        expected = [{"tool": rng.choice("pq"), "args": rand_args()} for _ in range(n)]
+        actual = [dict(c) for c in expected if rng.random() < 0.7]
+        actual += [{"tool": rng.choice("pq"), "args": rand_args()} for _ in range(n // 3)]
+        rng.shuffle(actual)
+        result = align(
+            [c["tool"] for c in expected],
+            [c["args"] for c in expected],
+            [c["tool"] for c in actual],
+            [c["args"] for c in actual],
+        )
+        assert result.agree == _plain_optimum(expected, actual)
+
+
+def test_matchers_take_the_exact_pairwise_path() -> None:
+    rng = random.Random(3)
+    values: list[Any] = ["a", "b", 1, 2]
+    matchers: list[Any] = [ANY, Regex("a|b"), OneOf(1, "b"), "a", 2]
+    for _ in range(100):
+        expected = [
+            {"tool": "t", "args": {k: rng.choice(matchers) for k in rng.sample("xy", 2)}}
+            for _ in range(rng.randint(1, 5))
+        ]
+        actual = [
+            {"tool": "t", "args": {k: rng.choice(values) for k in rng.sample("xy", 2)}}
+            for _ in range(rng.randint(1, 5))
+        ]
+        result = align(
+            [c["tool"] for c in expected],
+            [c["args"] for c in expected],
+            [c["tool"] for c in actual],
+            [c["args"] for c in actual],
+        )
+        assert result.agree == _plain_optimum(expected, actual)
+
+
+def test_args_key_separates_what_the_rule_separates() -> None:
+    assert args_key({"x": 1}, False) == args_key({"x": 1.0}, False)
+    assert args_key({"x": 1}, True) != args_key({"x": 1.0}, True)
+    assert args_key({"x": True}, False) != args_key({"x": 1}, False)
+    assert args_key({"x": [1, 2]}, False) == args_key({"x": (1, 2)}, False)
+    assert args_key({"x": (1, True)}, False) != args_key({"x": (1, 1)}, False)
+    # the fast path does not strip strings: such pairs are left to the exact pairwise step
+    assert args_key({"x": " a "}, False) != args_key({"x": "a"}, False)
+    assert args_key({"a": 1, "b": 2}, False) == args_key({"b": 2, "a": 1}, False)
