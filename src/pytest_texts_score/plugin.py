@@ -42,6 +42,11 @@ _configs: list[pytest.Config] = []
 JUDGE_ERROR_ATTR = "scorekit_judge_error"
 
 
+# Settings that alone do not pick or tune a judge: a CI that merely holds OPENAI_API_KEY (the
+# local judge stays the default) or asks for a report gets no header line.
+_NOT_JUDGE_CHOICES = frozenset({"api_key", "report", "report_html"})
+
+
 def _help(opt: Any) -> str:
     parts = [opt.help]
     if opt.default is not None:
@@ -204,8 +209,9 @@ def _header_fields(settings: JudgeSettings, judge_override: str | None) -> list[
 def pytest_report_header(config: pytest.Config) -> list[str]:
     """Show the resolved LLM judge settings in the report header (no key material at all).
 
-    The line appears when a judge setting was given (command line, ini, environment or
-    ``configure()``) or with ``-v``, so an unrelated test run's output stays as it was.
+    The line appears when a judge setting other than the key was given (command line, ini,
+    environment or ``configure()``) or with ``-v``, so an unrelated test run's output stays as
+    it was.
 
     Args:
         config: the pytest config object.
@@ -220,7 +226,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         return []
     settings = session.settings
     configured = session.backend_override is not None or any(
-        source != "default" for source in settings.sources.values()
+        source != "default"
+        for name, source in settings.sources.items()
+        if name not in _NOT_JUDGE_CHOICES
     )
     if not configured and config.get_verbosity() < 1:
         return []

@@ -93,37 +93,35 @@ def align(
     # Step 1: identical (tool, arguments) pairs, k-th with k-th. Most keys are unique, so a
     # bucket is a bare index until a second call shares it.
     pool: dict[tuple[str, Hashable], Any] = {}
-    for j, (tool, args) in enumerate(zip(a_tools, a_args, strict=False)):
-        key = args_key(args or {}, strict)
-        if key is NOT_CANONICAL:
+    a_keys = [args_key(args or {}, strict) for args in a_args]
+    for j, slot in enumerate(zip(a_tools, a_keys, strict=False)):
+        if slot[1] is NOT_CANONICAL:
             continue
-        slot = (tool, key)
-        bucket = pool.get(slot)
-        if bucket is None:
-            pool[slot] = j
-        elif type(bucket) is int:
-            pool[slot] = deque((bucket, j))
-        else:
-            bucket.append(j)
+        bucket = pool.setdefault(slot, j)
+        if bucket is not j:
+            if type(bucket) is int:
+                pool[slot] = deque((bucket, j))
+            else:
+                bucket.append(j)
     n_e = len(e_tools)
     partner = [-1] * n_e
     pair_count: list[ArgumentCount | None] = [None] * n_e
     taken = bytearray(len(a_tools))
     rest_e: dict[str, list[int]] = defaultdict(list)
     counts: dict[int, ArgumentCount] = {}
-    for i, (tool, args) in enumerate(zip(e_tools, e_args, strict=False)):
-        key = args_key(args, strict)
-        bucket = pool.get((tool, key)) if key is not NOT_CANONICAL else None
+    e_keys = [args_key(args, strict) for args in e_args]
+    for i, slot in enumerate(zip(e_tools, e_keys, strict=False)):
+        bucket = pool.pop(slot, None) if slot[1] is not NOT_CANONICAL else None
         if bucket is None:
-            rest_e[tool].append(i)
+            rest_e[slot[0]].append(i)
             continue
         if type(bucket) is int:
             j = bucket
-            del pool[(tool, key)]
         else:
             j = bucket.popleft()
-            if not bucket:
-                del pool[(tool, key)]
+            if bucket:
+                pool[slot] = bucket
+        args = e_args[i]
         taken[j] = 1
         partner[i] = j
         units = len(args) if args else 1

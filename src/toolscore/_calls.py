@@ -111,6 +111,10 @@ def _slow_read(item: Any, where: str, expected: bool) -> tuple[str, dict[str, An
             f"{where} needs a non-empty string under 'tool', got {item!r}; "
             "write {'tool': 'get_weather', 'args': {'city': 'NYC'}}"
         )
+    if isinstance(args, (str, bytes)) and not expected:
+        from toolscore.integrations import parse_arguments
+
+        args = parse_arguments(args, tool)  # JSON text, as providers send it
     if args is not None and not isinstance(args, Mapping):
         raise ValueError(
             f"{where} ({tool!r}): 'args' must be a dict or None, got {type(args).__name__} {args!r}"

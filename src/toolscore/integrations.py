@@ -122,6 +122,11 @@ def _args(raw: Any, tool: str) -> dict[str, Any]:
     return {}
 
 
+def parse_arguments(raw: str | bytes, tool: str) -> dict[str, Any]:
+    """Arguments sent as JSON text, parsed; malformed text warns and gives ``{}``."""
+    return _args(raw, tool)
+
+
 def _short(raw: Any) -> str:
     text = repr(raw)
     return text if len(text) <= 200 else text[:197] + "..."

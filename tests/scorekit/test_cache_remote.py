@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import FAKE_KEY
-from fakes.openai_server import FakeLLM
+from fakes.openai_server import FakeLLM, Step, content, status
 from scorekit._cache import JudgeCache
-from scorekit.judges import Judge, JudgeSettings, run_sync
+from scorekit.judges import Judge, JudgeSettings, JudgeUnavailableError, run_sync
 from scorekit.judges._factory import build_backend
 
 TEXT = "Paris is the capital of France. It has two million inhabitants."
@@ -86,3 +88,32 @@ def test_azure_deployment_and_provider_are_part_of_the_key(
     openai = base.replace(provider="openai", base_url=fake_llm.base_url, model="fake-dep")
     _score(openai, tmp_path)
     assert fake_llm.calls == 6
+
+
+@pytest.mark.parametrize(
+    "steps",
+    [[status(401)], [content("not json at all")] * 2, [status(503)] * 2],
+    ids=["auth", "invalid-reply", "server-error"],
+)
+def test_failed_remote_calls_are_not_stored(
+    fake_llm: FakeLLM, fake_llm_settings: JudgeSettings, tmp_path: Path, steps: list[Step]
+) -> None:
+    fake_llm.script(*steps)
+    with JudgeCache(tmp_path) as cache:
+        judge = Judge(build_backend(fake_llm_settings), cache=cache, cache_mode="on", max_retries=1)
+
+        async def no_sleep(_: float) -> None:
+            return None
+
+        judge._sleep = no_sleep
+        with pytest.raises(JudgeUnavailableError):
+            run_sync(judge.questions(TEXT))
+        assert cache.count() == 0
+        # The judge recovers: the good reply is stored, and read back on the next run.
+        good = run_sync(judge.questions(TEXT))
+        assert cache.count() == 1
+    calls = fake_llm.calls
+    judge_again, questions, _ = _score(fake_llm_settings.replace(cache="on"), tmp_path)
+    assert questions == good
+    assert fake_llm.calls == calls + 1  # questions from the cache, answers asked
+    assert judge_again.stats.cache_hits == 1

@@ -124,6 +124,17 @@ def test_no_header_line_without_settings_but_with_verbose(pytester: pytest.Pytes
     )
 
 
+def test_a_key_alone_in_the_environment_adds_no_header(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", FAKE_KEY)
+    pytester.makepyfile("def test_x(): pass")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1)
+    result.stdout.no_fnmatch_line("llm-scorekit: *")
+    assert FAKE_KEY not in result.stdout.str()
+
+
 def test_header_shows_the_judge_but_no_key(
     pytester: pytest.Pytester, fake_llm: FakeLLM, fake_llm_args: list[str]
 ) -> None:
@@ -392,11 +403,6 @@ def test_judge_error_shows_as_error_under_xdist(judges: pytest.Pytester) -> None
     result.stdout.fnmatch_lines(["ERROR test_texts.py::test_f1 - test_texts.py:4: JudgeUnav*"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="scorekit.judges._factory does not instantiate a class named by --llm-provider"
-    " (PRODUCT.md: attr may be a class); remove this mark once it does",
-)
 def test_provider_may_name_a_class(judges: pytest.Pytester) -> None:
     judges.makepyfile(
         test_texts=f"""

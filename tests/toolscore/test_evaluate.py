@@ -331,7 +331,9 @@ def test_bad_calls_name_the_culprit() -> None:
     with pytest.raises(ValueError, match=r"expected\[1\].*'tool'"):
         evaluate([call("a"), {"name": "b"}], [])
     with pytest.raises(ValueError, match=r"actual\[0\].*'args' must be a dict"):
-        evaluate([], [{"tool": "a", "args": "x=1"}])
+        evaluate([], [{"tool": "a", "args": [1]}])
+    with pytest.raises(ValueError, match=r"expected\[0\].*'args' must be a dict"):
+        evaluate([{"tool": "a", "args": "x=1"}], [])
     with pytest.raises(TypeError, match="expected must be a list"):
         evaluate({"tool": "a"}, [])  # type: ignore[arg-type]
 
@@ -359,3 +361,13 @@ def test_tool_call_signature_and_error_flag() -> None:
     )
     assert ToolCall("t", metadata={"error": "boom"}).is_error
     assert not ToolCall("t", metadata={"error": ""}).is_error
+
+
+def test_actual_arguments_as_json_text_are_parsed() -> None:
+    expected = [call("a", x=1)]
+    assert evaluate(expected, [{"tool": "a", "args": '{"x": 1}'}]).score == 1.0
+    from toolscore.integrations import MalformedArgumentsWarning
+
+    with pytest.warns(MalformedArgumentsWarning, match=r"'a'.*'\{x'"):
+        result = evaluate(expected, [{"tool": "a", "args": "{x"}])
+    assert result.argument_f1 == 0.0

@@ -147,3 +147,15 @@ def test_expect_records_a_row() -> None:
     with recording() as rec:
         expect(TRACE).calls("book_flight").with_score(0.5).run()
     assert [(r.function, r.outcome) for r in rec.rows] == [("expect", "passed")]
+
+
+def test_arguments_not_named_do_not_lower_the_score() -> None:
+    trace = [{"tool": "search_flights", "args": {"origin": "SFO", "destination": "NYC", "n": 3}}]
+    result = expect(trace).calls("search_flights", destination="NYC").run()
+    assert result.score == 1.0
+    assert [a.name for a in result.pairs[0].arguments] == ["destination"]
+    # evaluate() itself does count them (precision)
+    from toolscore import evaluate
+
+    plain = evaluate([{"tool": "search_flights", "args": {"destination": "NYC"}}], trace)
+    assert plain.argument_precision == pytest.approx(1 / 3)

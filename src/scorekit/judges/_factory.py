@@ -34,8 +34,15 @@ def load_custom_backend(spec: str) -> Backend:
         raise JudgeConfigError(
             f"--llm-provider {spec!r}: module {module_name!r} has no attribute {attr!r}"
         ) from None
-    if not (hasattr(obj, "make_questions") and hasattr(obj, "answer_questions")) and callable(obj):
-        obj = obj()
+    is_backend = hasattr(obj, "make_questions") and hasattr(obj, "answer_questions")
+    # A class has the methods too, unbound: it (or a factory function) is called for an instance.
+    if isinstance(obj, type) or (not is_backend and callable(obj)):
+        try:
+            obj = obj()
+        except Exception as exc:
+            raise JudgeConfigError(
+                f"--llm-provider {spec!r}: calling {attr}() with no arguments failed: {exc}"
+            ) from exc
     if not (hasattr(obj, "make_questions") and hasattr(obj, "answer_questions")):
         raise JudgeConfigError(
             f"--llm-provider {spec!r} gives {type(obj).__name__}, which has no"
