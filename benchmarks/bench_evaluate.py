@@ -70,14 +70,25 @@ def optimum_argument_f1(n: int) -> float:
     return 2 * agree / (N_ARGS * n + N_ARGS * (n - 1))
 
 
-def best_time(fn: Any, repeat: int) -> tuple[float, float, Any]:
+def best_time(fn: Any, repeat: int) -> tuple[float, float, float, Any]:
+    """Best and median wall time, best CPU time (this process), and the last result."""
     times = []
+    cpu = []
     out = None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         out = fn()
         times.append(time.perf_counter() - start)
-    return min(times), median(times), out
+        cpu.append(time.process_time() - start_cpu)
+    return min(times), median(times), min(cpu), out
+
+
+def load() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:
+        return "load average unknown"
+    return f"load average {one:.1f} {five:.1f} {fifteen:.1f}"
 
 
 REFERENCE_RUNNER = r"""
@@ -139,36 +150,40 @@ def main() -> int:
 
     from toolscore import evaluate
 
-    evaluate(*build(50))  # warm-up: lazy imports (numpy, rapidfuzz)
+    evaluate(*build(200, one_tool=True))  # warm-up: lazy imports (numpy, rapidfuzz)
     ok = True
     print(
         f"evaluate() on synthetic traces ({N_TOOLS} tools, {N_ARGS} args, every "
-        f"{CHANGE_EVERY}th call changed, first call dropped); best of {options.repeat}"
+        f"{CHANGE_EVERY}th call changed, first call dropped); best of {options.repeat}; "
+        f"{os.cpu_count()} CPUs, {load()}"
     )
-    print(f"{'calls':>8} {'best s':>9} {'median s':>9} {'x prev':>7}  argument F1 vs optimum")
+    print(
+        f"{'calls':>8} {'best s':>9} {'median s':>9} {'cpu s':>8} {'x prev':>7}  "
+        "argument F1 vs optimum"
+    )
     previous: float | None = None
     timings: dict[int, float] = {}
     for n in (1_000, 10_000, 100_000):
         expected, actual = build(n)
         repeat = options.repeat if n <= 10_000 else max(1, options.repeat // 2)
-        best, med, result = best_time(lambda e=expected, a=actual: evaluate(e, a), repeat)
+        best, med, cpu, result = best_time(lambda e=expected, a=actual: evaluate(e, a), repeat)
         timings[n] = best
         optimum = optimum_argument_f1(n)
         same = abs(result.argument_f1 - optimum) <= 1e-12
         ok &= same
         ratio = f"{best / previous:6.1f}x" if previous else "      -"
         print(
-            f"{n:>8} {best:>9.4f} {med:>9.4f} {ratio}  {result.argument_f1:.12f} vs "
+            f"{n:>8} {best:>9.4f} {med:>9.4f} {cpu:>8.4f} {ratio}  {result.argument_f1:.12f} vs "
             f"{optimum:.12f} {'OK' if same else 'MISMATCH'}"
         )
         previous = best
     expected, actual = build(3_000, one_tool=True)
-    best, med, result = best_time(lambda: evaluate(expected, actual), options.repeat)
+    best, med, cpu, result = best_time(lambda: evaluate(expected, actual), options.repeat)
     optimum = optimum_argument_f1(3_000)
     same = abs(result.argument_f1 - optimum) <= 1e-12
     ok &= same
     print(
-        f"{'3000/1':>8} {best:>9.4f} {med:>9.4f}       -  {result.argument_f1:.12f} vs "
+        f"{'3000/1':>8} {best:>9.4f} {med:>9.4f} {cpu:>8.4f}       -  {result.argument_f1:.12f} vs "
         f"{optimum:.12f} {'OK' if same else 'MISMATCH'}   (3,000 calls, all to one tool)"
     )
     print()
@@ -200,7 +215,7 @@ def main() -> int:
                 f"{ref['argument_f1']:.6f}; ours {ours:.4f} s -> ours is "
                 f"{ref['seconds'] / ours:.0f}x faster"
             )
-    print("\nargument F1 equals the optimum:", "yes" if ok else "NO")
+    print("\nargument F1 equals the optimum:", "yes" if ok else "NO", f"({load()})")
     return 0 if ok else 1
 
 

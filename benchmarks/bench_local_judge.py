@@ -21,6 +21,7 @@ Figures:
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import statistics
@@ -66,13 +67,18 @@ def text_pairs(path: Path, session: ScoreSession) -> None:
         assert out.precision is not None and out.recall is not None and out.f1 is not None
         by_cat.setdefault(row["category"], []).append(
             {
-                "p": out.precision, "r": out.recall, "f1": out.f1,
-                "ip": row["precision"], "ir": row["recall"],
+                "p": out.precision,
+                "r": out.recall,
+                "f1": out.f1,
+                "ip": row["precision"],
+                "ir": row["recall"],
                 "if1": ideal_f1(row["precision"], row["recall"]),
-            }  # fmt: skip
+            }
         )
     print(f"== {path.name}: {len(rows)} pairs, local judge ==")
-    print(f"{'category':28} {'n':>2} {'F1':>6} {'ideal':>6} {'MAE P':>6} {'MAE R':>6} {'max err':>7}")
+    print(
+        f"{'category':28} {'n':>2} {'F1':>6} {'ideal':>6} {'MAE P':>6} {'MAE R':>6} {'max err':>7}"
+    )
     stats: dict[str, dict[str, float]] = {}
     for cat in CATEGORY_ORDER + sorted(set(by_cat) - set(CATEGORY_ORDER)):
         items = by_cat.get(cat)
@@ -121,7 +127,7 @@ def text_pairs(path: Path, session: ScoreSession) -> None:
 
 def _bigrams(text: str) -> list[tuple[str, str]]:
     toks = text.lower().split()
-    return list(zip(toks, toks[1:]))
+    return list(itertools.pairwise(toks))
 
 
 def bigram_precision(reference: str, candidate: str) -> float:
@@ -193,7 +199,8 @@ def speed(pairs_path: Path, skip_long: bool) -> None:
     _, load = timed(load_encoder)
     print(
         f"{'PASS' if load < 1 else 'FAIL'}  model load (sha256 check + ONNX session +"
-        f" tokenizer): {load:.3f} s (target < 1 s; importing onnxruntime before it: {imported:.3f} s)"
+        f" tokenizer): {load:.3f} s (target < 1 s; importing onnxruntime before it:"
+        f" {imported:.3f} s)"
     )
     _, again = timed(load_encoder)
     print(f"info  second load in the same process (shared): {again * 1000:.2f} ms")

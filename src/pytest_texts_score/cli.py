@@ -172,7 +172,7 @@ def _sources(args: argparse.Namespace, stdin: IO[str]) -> tuple[Source, Source]:
             )
     if paths:
         raise BadInput(f"unexpected extra argument {paths[0]!r}")
-    for role, src in zip(("EXPECTED", "GIVEN"), out):
+    for role, src in zip(("EXPECTED", "GIVEN"), out, strict=True):
         if not src.text.strip():
             raise BadInput(f"{role} text ({src.label}) is empty; give a text with some words")
     return out[0], out[1]
@@ -264,7 +264,7 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
         table.add_column("answer", justify="right")
         for i, ev in enumerate(rows, 1):
             style = "green" if ev.answer >= 0.75 else "yellow" if ev.answer >= 0.25 else "red"
-            cells = [str(i)]
+            cells: list[str | Text] = [str(i)]
             if multi_run:
                 cells.append("/".join(str(r) for r in ev.run))
             cells += [ev.question, Text(f"{ev.answer:.2f}", style=style)]

@@ -21,11 +21,12 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
+from scorekit.judges._errors import JudgeError
 from scorekit.judges._settings import JudgeSettings
 
-__all__ = ["CACHE_FILE_NAME", "JudgeCache", "JudgeCacheWarning", "open_cache"]
+__all__ = ["CACHE_FILE_NAME", "JudgeCache", "JudgeCacheError", "JudgeCacheWarning", "open_cache"]
 
 #: The database file inside the cache folder (the suffix names the schema version).
 CACHE_FILE_NAME = "judge-replies-v1.sqlite3"
@@ -38,13 +39,22 @@ _SCHEMA = (
     ")"
 )
 
-DirSource = str | os.PathLike[str] | Callable[[], str | os.PathLike[str]]
+# Quoted so that Python 3.10 never evaluates the union at import time.
+_DirSource: TypeAlias = "str | os.PathLike[str] | Callable[[], str | os.PathLike[str]]"
 
 
 class JudgeCacheWarning(UserWarning):
     """The judge reply cache cannot be used; the run goes on without it.
 
     The message names the database file, what went wrong and how to fix it.
+    """
+
+
+class JudgeCacheError(JudgeError):
+    """:class:`JudgeCacheWarning` when warnings are turned into errors (``-W error``).
+
+    Raised once, by the judge call that found the cache unusable; the cache is off for the
+    rest of the run.
     """
 
 
@@ -73,8 +83,8 @@ class JudgeCache:
     """Judge replies on disk, keyed by :func:`scorekit.judges._keys.reply_key`.
 
     Safe to share between threads (one connection behind a lock) and between processes
-    (SQLite WAL, a busy timeout, ``INSERT OR REPLACE`` so two writers of one key never tear
-    an entry). The database opens on first use, so a run that never calls a cached judge
+    (SQLite WAL, a busy timeout, single-row atomic writes so two writers of one key never
+    tear an entry; :meth:`put_if_absent` lets the first writer win). The database opens on first use, so a run that never calls a cached judge
     creates no file.
 
     Args:
@@ -92,7 +102,7 @@ class JudgeCache:
         >>> cache.close()
     """
 
-    def __init__(self, directory: DirSource, *, timeout: float = 10.0) -> None:
+    def __init__(self, directory: _DirSource, *, timeout: float = 10.0) -> None:
         self._directory = directory
         self.timeout = timeout
         self._path: Path | None = None
@@ -143,6 +153,43 @@ class JudgeCache:
                 )
             except sqlite3.Error as exc:
                 self._give_up(exc, "writing to")
+
+    def put_if_absent(self, key: str, value: Any) -> Any | None:
+        """Store ``value`` unless ``key`` already has one; return the value now stored.
+
+        The first writer wins: when two workers ask the judge the same thing at once, both
+        use the reply stored first, so a rerun from the cache scores exactly as this run did.
+        Returns None when the cache is unusable or ``value`` is not storable; never raises.
+
+        Example:
+            >>> import tempfile
+            >>> with JudgeCache(tempfile.mkdtemp()) as cache:
+            ...     cache.put_if_absent("k", [1.0]), cache.put_if_absent("k", [0.0])
+            ([1.0], [1.0])
+        """
+        try:
+            blob = json.dumps(value, allow_nan=False, separators=(",", ":"))
+        except (TypeError, ValueError):
+            return None
+        with self._lock:
+            conn = self._connection()
+            if conn is None:
+                return None
+            try:
+                conn.execute(
+                    "INSERT OR IGNORE INTO replies (key, value, created) VALUES (?, ?, ?)",
+                    (key, blob, time.time()),
+                )
+                row = conn.execute("SELECT value FROM replies WHERE key = ?", (key,)).fetchone()
+            except sqlite3.Error as exc:
+                self._give_up(exc, "writing to")
+                return None
+        if row is None:
+            return None
+        try:
+            return json.loads(row[0])
+        except (TypeError, ValueError):
+            return None
 
     def count(self) -> int:
         """Number of stored replies (0 when the cache is unusable).
@@ -235,16 +282,19 @@ class JudgeCache:
         self.disabled = True
         self._close_connection()
         where = str(self._path) if self._path is not None else "its folder"
-        warnings.warn(
-            JudgeCacheWarning(
-                f"scorekit judge cache: error {action} {where}: {type(exc).__name__}: {exc}."
-                " This run goes on without the cache (judge replies are requested anew and"
-                " not stored; with --llm-cache=replay every lookup is a miss). To fix it: "
-                + _advice(exc, self._path, self.timeout)
-                + "."
-            ),
-            stacklevel=2,
+        message = (
+            f"scorekit judge cache: error {action} {where}: {type(exc).__name__}: {exc}."
+            " This run goes on without the cache (judge replies are requested anew and"
+            " not stored; with --llm-cache=replay every lookup is a miss). To fix it: "
+            + _advice(exc, self._path, self.timeout)
+            + "."
         )
+        try:
+            warnings.warn(JudgeCacheWarning(message), stacklevel=2)
+        except JudgeCacheWarning as escalated:
+            # Warnings are errors here (-W error): make it a judge error, which the plugins
+            # report as a test error with this one line, not as a failed assertion.
+            raise JudgeCacheError(message) from escalated
 
 
 def open_cache(

@@ -1,8 +1,9 @@
 """One-to-one alignment of expected calls with actual calls.
 
-Pairs only join calls to the same tool. Among all pairings the alignment has, in order of
-priority: the most pairs (per tool that is ``min(#expected, #actual)``), then the most agreeing
-argument units (``metrics.arguments``), then the least displacement from the original order.
+Pairs only join calls to the same tool. The pairing has the most pairs (per tool that is
+``min(#expected, #actual)``), then the most agreeing argument units (``metrics.arguments``);
+among equally good pairings it prefers ones that keep the original order (a tie-breaker applied
+within each step below, not a global optimum of displacement).
 
 How it stays fast on long traces:
 
@@ -11,9 +12,14 @@ How it stays fast on long traces:
    no matchers an identical pair agrees on every unit, and swapping it into any optimal pairing
    never lowers the agreement (the rule is an equivalence without matchers), so some optimal
    pairing contains it.
-2. What is left per tool is an assignment problem, solved exactly with a vectorised
-   Hungarian algorithm (shortest augmenting paths with potentials) on an integer cost that
-   puts agreement first and order displacement second.
+2. What is left per tool splits into the connected components of the graph "shares an argument
+   value" (a value every leftover call shares is ignored: it adds one unit to every pair).
+   Components with one call on a side are solved directly, larger ones exactly with a
+   vectorised Hungarian algorithm (``_assignment``) on an integer cost that puts agreement
+   first and order displacement second; calls left over pair in order (zero agreement).
+   Expected calls that do not check their arguments take what the others leave, in order.
+   When expected calls hold matchers, the leftovers of that tool form one dense agreement
+   matrix (``_agreement``: each matcher asked once per distinct actual value).
 """
 
 from __future__ import annotations
@@ -57,12 +63,13 @@ _NOT_PLAIN = frozenset((bool, tuple))
 def args_key(args: dict[str, Any] | None, strict: bool) -> Any:
     """Hash key of an argument dict: equal keys mean identical under the comparison rule.
 
-    Flat dicts of plain hashable values (str, int, float, None: the common case) take a
-    C-speed path, where Python's own ``==`` and ``hash`` never call two values equal that
-    the rule tells apart (ints and floats compare numerically in both; strings equal
-    exactly are equal after stripping). Bools, tuples, unhashable values and matchers go
-    through ``canonical()``. Returns ``NOT_CANONICAL`` when no key exists (matchers, NaN,
-    unknown objects); such calls are compared pairwise instead.
+    Flat dicts of hashable values other than bools and tuples (str, int, float, None: the
+    common case) take a C-speed path, where Python's own ``==`` and ``hash`` never call two
+    values equal that the rule tells apart (ints and floats compare numerically in both;
+    strings equal exactly are equal after stripping; other objects compare with ``==`` in
+    both). A matcher there hashes by identity, so it never meets a plain value. Bools,
+    tuples and unhashable values go through ``canonical()``. Returns ``NOT_CANONICAL`` when
+    no key exists (matchers, NaN, unknown objects); such calls are left to step 2.
     """
     if args is None:
         return NOT_CANONICAL
@@ -139,10 +146,10 @@ def align(
             a_idx = rest_a.get(tool)
             if not a_idx:
                 continue
-            for i, j in _solve_residual(e_args, a_args, e_idx, a_idx, strict):
+            for i, j, count in _solve_residual(e_args, a_args, e_idx, a_idx, strict, named_only):
                 taken[j] = 1
                 partner[i] = j
-                pair_count[i] = count_pair(e_args[i], a_args[j], strict, named_only)
+                pair_count[i] = count
 
     out = Alignment()
     pairs, pcounts, missing = out.pairs, out.counts, out.missing
@@ -173,8 +180,9 @@ def _solve_residual(
     rest_e: list[int],
     rest_a: list[int],
     strict: bool,
-) -> list[tuple[int, int]]:
-    """Optimal pairing of what step 1 left for one tool.
+    named_only: bool = False,
+) -> list[tuple[int, int, ArgumentCount]]:
+    """Optimal pairing of what step 1 left for one tool, with each pair's argument count.
 
     Only pairs with positive agreement matter for the weight, so the problem splits into
     the connected components of the "shares an argument value" graph; each component is
@@ -183,20 +191,37 @@ def _solve_residual(
     """
     m, n = len(rest_e), len(rest_a)
     if m == 1 and n == 1:
-        return [(rest_e[0], rest_a[0])]
+        i, j = rest_e[0], rest_a[0]
+        return [(i, j, count_pair(all_e_args[i], all_a_args[j], strict, named_only))]
+    unchecked = [i for i in rest_e if all_e_args[i] is None]
+    if unchecked and (m <= n or len(unchecked) == m):
+        # An unchecked call agrees equally (one unit) with any partner. When every expected
+        # call gets a partner anyway, the checked ones choose first and the unchecked ones
+        # take what is left, in order.
+        checked = [i for i in rest_e if all_e_args[i] is not None]
+        out = (
+            _solve_residual(all_e_args, all_a_args, checked, rest_a, strict, named_only)
+            if checked
+            else []
+        )
+        used = {j for _, j, _ in out}
+        left = [j for j in rest_a if j not in used]
+        one = ArgumentCount(1, 1, 1)
+        out.extend((i, j, one) for i, j in zip(unchecked, left, strict=False))
+        return out
     e_args = [all_e_args[i] for i in rest_e]
     a_args = [all_a_args[j] or {} for j in rest_a]
     columns = _canonical_columns(e_args, a_args, strict)
     if columns is None:
-        # Matchers or unchecked arguments: compare every pair with the rule itself.
-        import numpy as np
+        # Matchers or unchecked arguments: one dense matrix, built name by name.
+        from toolscore._agreement import agreement_matrix
 
-        agree = np.array(
-            [[count_pair(ea, aa, strict).agree for aa in a_args] for ea in e_args],
-            dtype=np.float64,
-        ).reshape(m, n)
+        agree = agreement_matrix(e_args, a_args, strict)
         block = _solve_block(agree, list(range(m)), list(range(n)), m, n)
-        return [(rest_e[r], rest_a[c]) for r, c in block]
+        return [
+            (rest_e[r], rest_a[c], count_pair(e_args[r], a_args[c], strict, named_only))
+            for r, c in block
+        ]
     e_canon, a_canon = columns
     groups: dict[Any, tuple[list[int], list[int]]] = {}
     for r, d in enumerate(e_canon):
@@ -251,7 +276,27 @@ def _solve_residual(
     left_r.sort()
     left_c.sort()
     pairs.extend(zip(left_r, left_c, strict=False))
-    return [(rest_e[r], rest_a[c]) for r, c in pairs]
+    return [
+        (rest_e[r], rest_a[c], _count_canonical(e_canon[r], a_canon[c], named_only))
+        for r, c in pairs
+    ]
+
+
+def _count_canonical(
+    er: dict[str, Hashable], ac: dict[str, Hashable], named_only: bool
+) -> ArgumentCount:
+    """``count_pair`` on canonical forms (equal forms = values the rule calls equal)."""
+    if not er:
+        return ArgumentCount(1, 1, 1) if not ac else ArgumentCount(0, 1, len(ac))
+    if not ac:
+        return ArgumentCount(0, len(er), 1)
+    agree = present = 0
+    for k, v in er.items():
+        if k in ac:
+            present += 1
+            if ac[k] == v:
+                agree += 1
+    return ArgumentCount(agree, len(er), max(present, 1) if named_only else len(ac))
 
 
 def _canonical_columns(

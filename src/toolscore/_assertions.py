@@ -16,6 +16,7 @@ __all__ = [
     "assert_tools",
     "cases",
     "check_min_score",
+    "check_response",
     "record_row",
     "test_agent",
     "test_agent_async",
@@ -131,6 +132,15 @@ def assert_tools(
     return _decide("assert_tools", result, threshold, started)
 
 
+def check_response(response: Any) -> None:
+    """An agent that returns nothing is a bug in the test setup, not a scored failure."""
+    if response is None:
+        raise TypeError(
+            "the agent returned None; it must return its provider response (or a list of "
+            "{'tool': name, 'args': {...}} dicts) so the tool calls can be read"
+        )
+
+
 def _is_async_callable(agent: Any) -> bool:
     if inspect.iscoroutinefunction(agent):
         return True
@@ -180,6 +190,7 @@ def test_agent(
         if inspect.iscoroutine(response):
             response.close()
         raise TypeError("agent returned an awaitable; use toolscore.test_agent_async instead")
+    check_response(response)
     result = evaluate(expected, response, weights=weights, strict=strict)
     return _decide("test_agent", result, threshold, started)
 
@@ -200,7 +211,8 @@ async def test_agent_async(
     Example:
         >>> async def agent(prompt):
         ...     return [{"tool": "search", "args": {"q": prompt}}]
-        >>>         >>> asyncio.run(test_agent_async(agent, "x", [{"tool": "search"}])).score
+        >>> import asyncio
+        >>> asyncio.run(test_agent_async(agent, "x", [{"tool": "search"}])).score
         1.0
     """
     __tracebackhide__ = True
@@ -211,6 +223,7 @@ async def test_agent_async(
     response = agent(input)
     if inspect.isawaitable(response):
         response = await response
+    check_response(response)
     result = evaluate(expected, response, weights=weights, strict=strict)
     return _decide("test_agent_async", result, threshold, started)
 

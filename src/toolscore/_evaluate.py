@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import gc
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from toolscore._align import align
@@ -67,17 +68,32 @@ def evaluate_calls(
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be True or False, got {strict!r}")
     resolved = resolve_weights(weights)
-    # Reading and aligning a long trace allocates many small, short-lived containers; the
-    # cyclic collector would rescan them over and over (superlinear), and they hold no cycles.
-    gc_was_enabled = gc.isenabled()
+    with _gc_paused():
+        return _evaluate(expected, actual, resolved, strict, named_only)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector.
+
+    Reading and aligning a long trace allocates many small containers that hold no cycles;
+    the collector would rescan the growing heap again and again (superlinear time).
+    """
+    was_enabled = gc.isenabled()
     gc.disable()
     try:
-        gold = expected_calls(expected)
-        trace = actual_calls(actual)
-        alignment = align(gold.tools, gold.args, trace.tools, trace.args, strict, named_only)
+        yield
     finally:
-        if gc_was_enabled:
+        if was_enabled:
             gc.enable()
+
+
+def _evaluate(
+    expected: Any, actual: Any, resolved: dict[str, float], strict: bool, named_only: bool
+) -> EvaluationResult:
+    gold = expected_calls(expected)
+    trace = actual_calls(actual)
+    alignment = align(gold.tools, gold.args, trace.tools, trace.args, strict, named_only)
     e_tools, a_tools = gold.tools, trace.tools
 
     n_pairs = len(alignment.pairs)

@@ -120,6 +120,7 @@ def render_result(
     result: EvaluationResult,
     min_score: float | None = None,
     problems: list[str] | None = None,
+    hint: str | None = None,
 ) -> str:
     """The full failure text for a result (and optional behavioural problems from expect)."""
     lines: list[str] = []
@@ -201,5 +202,5 @@ def render_result(
         f"redundant rate {result.redundant_rate:.3f}, "
         f"required-call recall {result.required_call_recall:.3f}."
     )
-    lines.append(f"Hint: {_hint(result)}")
+    lines.append(f"Hint: {hint or _hint(result)}")
     return "\n".join(lines)

@@ -1,10 +1,11 @@
 """``expect()``: a fluent assertion about what an agent does with its tools.
 
 Every ``.calls()`` must be present with matching arguments (the arguments named must agree;
-others are not checked, by the behaviour checks or by the score), each ``.then_calls()`` must come after the call declared just before
-it, every ``.does_not_call()`` must be absent (only calls whose named arguments match count),
-and on top of that the score of :func:`toolscore.evaluate` on the declared calls must reach
-the threshold (``.with_score()``, default 0.9 when calls are declared).
+others are checked neither here nor by the score), each ``.then_calls()`` must come after the
+call declared just before it, every ``.does_not_call()`` must be absent (only calls whose named
+arguments match count), and on top of that the score of :func:`toolscore.evaluate` on the
+declared calls must reach the threshold (``.with_score()``, default 0.9 when calls are
+declared).
 
 Example:
     >>> from toolscore import expect, ANY, Regex
@@ -31,7 +32,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolscore._assertions import ToolScoreAssertionError, check_min_score, record_row
+from toolscore._assertions import (
+    ToolScoreAssertionError,
+    check_min_score,
+    check_response,
+    record_row,
+)
 from toolscore._calls import CallList, actual_calls
 from toolscore._compare import values_match
 from toolscore._evaluate import evaluate_calls
@@ -172,12 +178,15 @@ class Expectation:
 
     def _check(self, response: Any, started: float) -> EvaluationResult:
         __tracebackhide__ = True
+        check_response(response)
         trace = actual_calls(response)
         expected = [{"tool": d.tool, "args": d.args or None} for d in self._declared]
         result = evaluate_calls(
             expected, trace.tool_calls(), self._weights, self._strict, named_only=True
         )
-        problems = self._declared_problems(trace) + self._forbidden_problems(trace)
+        declared = self._declared_problems(trace)
+        forbidden = self._forbidden_problems(trace)
+        problems = declared + forbidden
         threshold = self._min_score
         if threshold is None and self._declared:
             threshold = 0.9
@@ -186,7 +195,14 @@ class Expectation:
         if not passed:
             from toolscore._render import render_result
 
-            message = render_result(result, min_score=threshold, problems=problems)
+            hint = None
+            if forbidden and not declared:
+                hint = (
+                    "The agent made a call it must not make; look at what in the prompt or in "
+                    "the tool's description leads it there, or narrow does_not_call() with "
+                    "argument matchers if only some such calls are wrong."
+                )
+            message = render_result(result, min_score=threshold, problems=problems, hint=hint)
             raise ToolScoreAssertionError(message, result=result, min_score=threshold)
         return result
 

@@ -17,8 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from scorekit._cache import CACHE_FILE_NAME, JudgeCache, JudgeCacheWarning, open_cache
-from scorekit.judges import resolve_settings
+from scorekit._cache import (
+    CACHE_FILE_NAME,
+    JudgeCache,
+    JudgeCacheError,
+    JudgeCacheWarning,
+    open_cache,
+)
+from scorekit.judges import JudgeError, resolve_settings
 
 
 @pytest.fixture
@@ -41,6 +47,14 @@ def test_put_replaces_the_value_of_a_key(cache: JudgeCache) -> None:
     cache.put("k", [0.0])
     cache.put("k", [1.0])
     assert cache.get("k") == [1.0]
+    assert cache.count() == 1
+
+
+def test_put_if_absent_keeps_the_first_value(cache: JudgeCache) -> None:
+    assert cache.put_if_absent("k", ["first?"]) == ["first?"]
+    assert cache.put_if_absent("k", ["second?"]) == ["first?"]
+    assert cache.get("k") == ["first?"]
+    assert cache.put_if_absent("nan", [float("nan")]) is None
     assert cache.count() == 1
 
 
@@ -184,6 +198,7 @@ def _use_damaged(c: JudgeCache) -> list[warnings.WarningMessage]:
         c.put("k", [1.0])
         assert c.get("k") is None
         c.put("k2", ["Q?"])
+        assert c.put_if_absent("k3", ["Q?"]) is None
         assert c.count() == 0
     assert c.disabled
     return [w for w in caught if issubclass(w.category, JudgeCacheWarning)]
@@ -198,6 +213,19 @@ def test_garbage_file_costs_one_warning(tmp_path: Path) -> None:
     assert "damaged" in message and "--cache-clear" in message
     # The damaged file is left alone for the user to inspect or delete.
     assert (tmp_path / CACHE_FILE_NAME).read_bytes().startswith(b"this is not SQLite")
+
+
+def test_warnings_as_errors_make_one_judge_error(tmp_path: Path) -> None:
+    (tmp_path / CACHE_FILE_NAME).write_bytes(b"garbage" * 100)
+    c = JudgeCache(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(JudgeCacheError, match="damaged") as info:
+            c.get("k")
+        assert isinstance(info.value, JudgeError)  # reported as a test error, not a failure
+        assert c.get("k") is None  # once: the rest of the run goes on without the cache
+        c.put("k", [1.0])
+    assert c.disabled
 
 
 def test_truncated_file_costs_one_warning(tmp_path: Path) -> None:
@@ -342,7 +370,10 @@ def test_a_forked_child_opens_its_own_connection(tmp_path: Path) -> None:
         pytest.skip("no fork on this platform")
     c = JudgeCache(tmp_path)
     c.put("parent", [1.0])
-    pid = os.fork()
+    with warnings.catch_warnings():
+        # Python >= 3.12 warns about fork() with threads alive; the child only uses SQLite.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
     if pid == 0:  # pragma: no cover - child
         code = 1
         try:

@@ -302,3 +302,50 @@ def test_replay_without_any_cache_says_so() -> None:
     with pytest.raises(CacheMissError, match="no judge reply cache"):
         _q(replay)
     assert backend.calls == []
+
+
+# -- one reply per request, even when two calls race ----------------------------------------
+
+
+def test_racing_calls_for_one_request_agree_on_one_reply(cache: JudgeCache) -> None:
+    """Both calls reach the judge, but both use the reply stored first, as a rerun will."""
+    import asyncio
+    import threading
+
+    barrier = threading.Barrier(2, timeout=10)
+
+    class Racing(CountingJudge):
+        def make_questions(self, text: str) -> Any:
+            reply = super().make_questions(text)
+            barrier.wait()  # both calls are in flight before either stores its reply
+            return reply
+
+    backend = Racing()
+    j = _judge(backend, cache)
+
+    async def both() -> list[list[str]]:
+        return list(await asyncio.gather(j.questions("Same text."), j.questions("Same text.")))
+
+    first, second = run_sync(both())
+    assert len(backend.calls) == 2
+    assert first == second
+    rerun = _judge(CountingJudge(), cache)
+    assert _q(rerun, "Same text.") == first
+
+
+def test_a_reply_stored_meanwhile_by_another_worker_wins(cache: JudgeCache) -> None:
+    from scorekit.judges._keys import reply_key
+
+    other_worker_reply = ["Q from the other worker?"]
+
+    class SlowerThanTheOtherWorker(CountingJudge):
+        def make_questions(self, text: str) -> Any:
+            key = reply_key(self.cache_identity(), "questions", text, None, (0,))
+            with JudgeCache(cache.path.parent if cache.path else ".") as other:
+                other.put(key, other_worker_reply)
+            return super().make_questions(text)
+
+    backend = SlowerThanTheOtherWorker()
+    j = _judge(backend, cache)
+    assert _q(j, "Shared text.") == other_worker_reply
+    assert len(backend.calls) == 1 and j.stats.calls == 1

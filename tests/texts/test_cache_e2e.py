@@ -169,6 +169,13 @@ def test_corrupted_database_costs_a_warning_not_a_score(
         ]
     )
     assert _scores(pytester.path / "good.json") == _scores(pytester.path / "damaged.json")
+    # Warnings as errors: the one warning becomes an error of the first test that used the
+    # judge (an error, not a failure); the other tests run on without the cache.
+    strict = pytester.runpytest_subprocess(*_args(fake_llm, "-W", "error::UserWarning"))
+    strict.assert_outcomes(passed=4, failed=1, errors=1)
+    strict.stdout.fnmatch_lines(
+        ["*ERROR at call of test_f1*", "test_suite.py:*: JudgeCacheError: scorekit judge cache: *"]
+    )
 
 
 def test_unwritable_cache_folder_costs_a_warning(
@@ -216,13 +223,14 @@ def test_nested_inline_runs_keep_their_own_cache(
     from scorekit._session import current_session
 
     outer = current_session()
+    outer_stats = outer.stats.as_dict()
     pytester.makepyfile(test_suite=SUITE)
     pytester.runpytest(*_args(fake_llm)).assert_outcomes(**OUTCOMES)
     per_run = fake_llm.calls
     pytester.runpytest(*_args(fake_llm)).assert_outcomes(**OUTCOMES)
     assert fake_llm.calls == per_run
     assert current_session() is outer  # the inner sessions are gone
-    assert outer.stats.calls == 0 and outer.stats.cache_hits == 0
+    assert outer.stats.as_dict() == outer_stats  # the inner runs counted in their own
 
 
 def test_outside_pytest_the_cache_needs_a_folder(

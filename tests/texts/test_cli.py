@@ -97,7 +97,7 @@ def test_bad_input_is_one_line_and_exit_2(
 
 def test_judge_failure_is_exit_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "other.onnx"
-    code, out = _run(
+    code, _ = _run(
         ["compare", "--expected-text", "a b c", "--given-text", "a b c",
          "--local-model", str(missing)]
     )  # fmt: skip

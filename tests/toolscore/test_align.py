@@ -73,6 +73,9 @@ def test_shortcuts_give_the_same_optimum_as_the_plain_solver() -> None:
             [c["args"] for c in actual],
         )
         assert result.agree == _plain_optimum(expected, actual)
+        for (i, j), count in zip(result.pairs, result.counts, strict=True):
+            assert count == count_pair(expected[i]["args"], actual[j]["args"])
+            assert expected[i]["tool"] == actual[j]["tool"]
 
 
 def test_matchers_take_the_exact_pairwise_path() -> None:
@@ -106,3 +109,25 @@ def test_args_key_separates_what_the_rule_separates() -> None:
     # the fast path does not strip strings: such pairs are left to the exact pairwise step
     assert args_key({"x": " a "}, False) != args_key({"x": "a"}, False)
     assert args_key({"a": 1, "b": 2}, False) == args_key({"b": 2, "a": 1}, False)
+
+
+def test_named_only_counts_match_the_pairwise_rule() -> None:
+    rng = random.Random(21)
+    for _ in range(30):
+        expected = [
+            {"tool": "t", "args": {k: rng.randint(0, 2) for k in rng.sample("ab", 1)}}
+            for _ in range(rng.randint(2, 12))
+        ]
+        actual = [
+            {"tool": "t", "args": {k: rng.randint(0, 2) for k in rng.sample("abc", 2)}}
+            for _ in range(rng.randint(2, 12))
+        ]
+        result = align(
+            [c["tool"] for c in expected],
+            [c["args"] for c in expected],
+            [c["tool"] for c in actual],
+            [c["args"] for c in actual],
+            named_only=True,
+        )
+        for (i, j), count in zip(result.pairs, result.counts, strict=True):
+            assert count == count_pair(expected[i]["args"], actual[j]["args"], named_only=True)

@@ -183,3 +183,10 @@ def test_cases_builds_a_parametrize_mark() -> None:
 def test_cases_in_use(input: str, expected: list[dict[str, Any]]) -> None:
     assert input == "weather NYC"
     assert_tools(expected, GOOD)
+
+
+def test_an_agent_returning_none_is_a_setup_error() -> None:
+    with pytest.raises(TypeError, match="the agent returned None"):
+        run_agent(lambda p: None, "x", GOOD)
+    with pytest.raises(TypeError, match="the agent returned None"):
+        toolscore.expect(lambda p: None).on("x").calls("a").run()

@@ -159,3 +159,12 @@ def test_arguments_not_named_do_not_lower_the_score() -> None:
 
     plain = evaluate([{"tool": "search_flights", "args": {"destination": "NYC"}}], trace)
     assert plain.argument_precision == pytest.approx(1 / 3)
+
+
+def test_a_forbidden_call_gets_its_own_hint() -> None:
+    with pytest.raises(ToolScoreAssertionError) as info:
+        expect(TRACE).calls("search_flights").does_not_call("book_flight").with_score(0.0).run()
+    text = str(info.value)
+    assert text.startswith("The tool calls broke 1 expectation(s); their score is")
+    assert text.count("Hint:") == 1
+    assert "Hint: The agent made a call it must not make" in text

@@ -144,3 +144,24 @@ def test_plugin_import_is_cheap() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.strip()
     assert out == "[]"
+
+
+def test_toolscore_eval_reads_files_from_the_configured_folders(pytester: pytest.Pytester) -> None:
+    pytester.mkdir("golds")
+    pytester.mkdir("traces")
+    (pytester.path / "golds" / "weather.json").write_text(
+        '[{"tool": "get_weather", "args": {"city": "NYC"}}]'
+    )
+    (pytester.path / "traces" / "weather.json").write_text(
+        '[{"tool": "get_weather", "args": {"city": "NYC"}}, {"tool": "extra", "args": {}}]'
+    )
+    pytester.makepyfile(
+        """
+        def test_files(toolscore_eval):
+            result = toolscore_eval("weather.json", "weather.json")
+            assert result.tool_recall == 1.0
+            assert [c["tool"] for c in result.extra_calls] == ["extra"]
+        """
+    )
+    result = pytester.runpytest("--toolscore-gold-dir=golds", "--toolscore-trace-dir=traces")
+    result.assert_outcomes(passed=1)

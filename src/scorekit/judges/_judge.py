@@ -186,10 +186,12 @@ class Judge:
         retry: bool,
     ) -> Any:
         key = None
+        stale = False  # an entry exists but failed validation: the new reply replaces it
         if self.identity is not None and self.cache_mode != "off":
             key = reply_key(self.identity, kind, text, questions, run)
             if self.cache is not None:
                 hit = self.cache.get(key)
+                stale = hit is not None
                 if hit is not None:
                     try:
                         value = self._validate(kind, hit, questions)
@@ -213,7 +215,19 @@ class Judge:
                 )
         value = await self._with_retries(kind, text, questions, retry)
         if key is not None and self.cache is not None:
-            self.cache.put(key, value)
+            first_writer = getattr(self.cache, "put_if_absent", None)
+            if stale or first_writer is None:
+                self.cache.put(key, value)
+            else:
+                # Another call (this process or an xdist worker) may have stored a reply to
+                # the same request meanwhile: use that one, so every user of this key, and
+                # every rerun from the cache, scores with the same reply.
+                stored = first_writer(key, value)
+                if stored is not None and stored != value:
+                    try:
+                        value = self._validate(kind, stored, questions)
+                    except InvalidReplyError:
+                        self.cache.put(key, value)
         return value
 
     def _validate(self, kind: str, value: object, questions: list[str] | None) -> Any:

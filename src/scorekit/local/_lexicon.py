@@ -11,15 +11,21 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 
 _TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
 
 _TOKEN = re.compile(
     r"\d+(?:[.,:]\d+)*(?:[a-zA-Z°%]+)?|[A-Za-z\u00C0-\u024F]+(?:[-'][A-Za-z\u00C0-\u024F]+)*"
 )
 
-STOPWORDS = frozenset(
+STOPWORDS = _wordset(
     """a an the and or but if then than so as of at by for with from to in on into onto over
     under about after before between through during until up down out off again further once
     here there when where why how all any both each few more most other some such only own
@@ -27,14 +33,14 @@ STOPWORDS = frozenset(
     be been being is am are was were has have had having this that these those it its it's
     itself they them their theirs he him his she her hers we us our you your yours i me my
     which who whom whose what also now per via while whereas yet s let lets get gets got
-    one's""".split()
+    one's"""
 )
 
-NEGATIONS = frozenset(
+NEGATIONS = _wordset(
     "not no never none nothing nobody neither nor without cannot avoid avoids lack lacks"
     " fail fails failed refuse refuses prohibit prohibits can't won't don't doesn't"
     " didn't isn't aren't wasn't weren't hasn't haven't hadn't shouldn't wouldn't couldn't"
-    " mustn't needn't".split()
+    " mustn't needn't"
 )
 
 _UNITS = {
@@ -47,10 +53,13 @@ _UNITS = {
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "k": 1000,
            "m": 10**6, "bn": 10**9}  # fmt: skip
 
+#: Words after a negation that it may deny.
+_SCOPE = 4
+
 #: Names regardless of case (news text is often lower-cased).
-_CALENDAR = frozenset(
+_CALENDAR = _wordset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april"
-    " june july august september october november december".split()
+    " june july august september october november december"
 )
 
 
@@ -116,6 +125,7 @@ class Features:
         names: lower-cased proper names, acronyms and calendar words.
         negated: number of negation words, odd means negated.
         quantities: ``(value, unit)`` of each number; the unit is what it counts or ``""``.
+        negation_scopes: for each negation word, the content stems of the words after it.
         surface: the content words as written (lower-cased), one per stem.
     """
 
@@ -126,12 +136,13 @@ class Features:
     names: frozenset[str]
     negated: int
     quantities: frozenset[tuple[str, str]] = frozenset()
+    negation_scopes: tuple[frozenset[str], ...] = ()
     surface: tuple[tuple[str, str], ...] = ()
 
     @property
     def bigrams(self) -> frozenset[tuple[str, str]]:
         """Adjacent stem pairs."""
-        return frozenset(zip(self.sequence, self.sequence[1:]))
+        return frozenset(pairwise(self.sequence))
 
 
 def _unit(tokens: list[str], j: int, tail: str) -> str:
@@ -214,10 +225,13 @@ def features(text: str) -> Features:
             names.add(low)
         elif len(letters) >= 2 and all(c.isupper() for c in letters):
             names.add(low)  # an acronym: PDF, HTTP, EU
-        elif tok[0].isupper() and low not in STOPWORDS:
+        elif (
+            tok[0].isupper()
+            and low not in STOPWORDS
             # A capital at a sentence start proves nothing, unless the word is no English word.
-            if m.start() not in starts or low.split("-")[0] not in vocab:
-                names.add(low)
+            and (m.start() not in starts or low.split("-")[0] not in vocab)
+        ):
+            names.add(low)
     lows = [t.lower() for t in tokens]
     negated = sum(1 for t in lows if t in NEGATIONS or t.endswith("n't"))
     parts = [p for t in lows for p in t.split("-") if p]
@@ -228,6 +242,16 @@ def features(text: str) -> Features:
             surface.setdefault(stem(p), p)
     content = frozenset(surface)
     quantities = _quantities(tokens)
+    scopes = tuple(
+        frozenset(
+            stem(p)
+            for t in lows[i + 1 : i + 1 + _SCOPE]
+            for p in t.split("-")
+            if p and p not in STOPWORDS and p not in NEGATIONS
+        )
+        for i, t in enumerate(lows)
+        if t in NEGATIONS or t.endswith("n't")
+    )
     return Features(
         words=frozenset(lows) | frozenset(parts),
         content=content,
@@ -236,5 +260,6 @@ def features(text: str) -> Features:
         quantities=frozenset(quantities),
         names=frozenset(names),
         negated=negated,
+        negation_scopes=scopes,
         surface=tuple(sorted(surface.items())),
     )

@@ -110,7 +110,9 @@ def verify(model: ModelFile) -> None:
     try:
         actual = _sha256(model.path)
     except OSError as exc:
-        raise JudgeConfigError(f"{where} cannot be read ({exc.strerror}); {INSTALL_HINT}.") from None
+        raise JudgeConfigError(
+            f"{where} cannot be read ({exc.strerror}); {INSTALL_HINT}."
+        ) from None
     if actual != model.sha256:
         raise JudgeConfigError(
             f"{where} is corrupt: its sha256 is {actual[:16]}…, expected {model.sha256[:16]}…;"
@@ -149,7 +151,7 @@ class Encoder:
             chunk = missing[start : start + _BATCH]
             vectors = self._encode(chunk)
             with self._lock:
-                for text, vec in zip(chunk, vectors):
+                for text, vec in zip(chunk, vectors, strict=True):
                     found[text] = vec
                     self._cache[text] = vec
                     self._cache.move_to_end(text)
@@ -232,12 +234,12 @@ def _load(model: ModelFile) -> Encoder:
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.log_severity_level = 3
     try:
-        session = ort.InferenceSession(
-            str(model.path), options, providers=["CPUExecutionProvider"]
-        )
+        session = ort.InferenceSession(str(model.path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types
-        fix = "give the path of an ONNX sentence-embedding model" if model.sha256 is None else (
-            INSTALL_HINT
+        fix = (
+            "give the path of an ONNX sentence-embedding model"
+            if model.sha256 is None
+            else (INSTALL_HINT)
         )
         raise JudgeConfigError(
             f"cannot load {model.path} as an ONNX model ({_first_line(exc)}); {fix}."

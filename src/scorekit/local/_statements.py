@@ -21,8 +21,10 @@ _SUFFIX = "?"
 
 #: Words after which a full stop does not end a sentence.
 _ABBREVIATIONS = frozenset(
-    "mr mrs ms dr prof st sr jr vs etc e.g i.e inc ltd co corp no nos fig approx dept est"
-    " a.m p.m u.s u.k jan feb mar apr jun jul aug sep sept oct nov dec".split()
+    str.split(
+        "mr mrs ms dr prof st sr jr vs etc e.g i.e inc ltd co corp no nos fig approx dept est"
+        " a.m p.m u.s u.k jan feb mar apr jun jul aug sep sept oct nov dec"
+    )
 )
 _BULLET = re.compile(r"^\s*(?:[-*•‣◦]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+")
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s+")

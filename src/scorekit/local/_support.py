@@ -30,9 +30,6 @@ LEX_WEIGHT = 0.15
 BIGRAM_WEIGHT = 0.20
 MIDPOINT = 0.71
 STEEPNESS = 14.0
-#: Share of the support reserved for verbatim agreement (shared word pairs): among statements
-#: the model finds equally well supported, the one closer to the wording ranks higher.
-VERBATIM_SHARE = 0.0
 #: Share of support kept when a passage contradicts the statement: a contradiction is no support.
 NUMBER_KEEP = 0.0
 NAME_KEEP = 0.0
@@ -42,6 +39,8 @@ NEGATION_OVERLAP = 0.7
 #: Word closeness (cosine of word vectors) from which a synonym starts to count, and counts fully.
 WORD_LOW = 0.45
 WORD_HIGH = 0.80
+#: Weigh content words by inverse sentence frequency in the answering text.
+IDF = True
 #: Passages whose support before the checks is this close to the best one's take part.
 DECISION_MARGIN = 0.10
 #: Candidate passages per statement, by meaning and by shared words.
@@ -92,11 +91,6 @@ def _overlap(a: frozenset[object], b: frozenset[object]) -> float:
     return len(a & b) / len(a) if a else 0.0
 
 
-def _contains(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
-    n = len(needle)
-    return n > 0 and any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
-
-
 def _logistic(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-STEEPNESS * (z - MIDPOINT)))
 
@@ -121,7 +115,12 @@ def conflicts(statement: Features, passage: Passage) -> dict[str, float]:
     if missing_names and extra_names:
         out["name"] = NAME_KEEP
     best = max(passage.parts, key=lambda p: _overlap(statement.content, p.content))
-    if best.negated % 2 != statement.negated % 2:
+    shared = statement.content & best.content
+    # A negation counts only when it denies words both sides share ("is not refunded" vs
+    # "is refunded"), not a clause of its own ("... if he is not sure").
+    theirs = sum(1 for scope in best.negation_scopes if scope & shared)
+    ours = sum(1 for scope in statement.negation_scopes if scope & shared)
+    if theirs % 2 != ours % 2:
         overlap = _overlap(statement.content, best.content)
         if overlap >= NEGATION_OVERLAP:
             strength = min(1.0, (overlap - NEGATION_OVERLAP) / (1.0 - NEGATION_OVERLAP) + 0.5)
@@ -130,31 +129,51 @@ def conflicts(statement: Features, passage: Passage) -> dict[str, float]:
 
 
 def _soft_overlap(
-    statement: Features, passage: Features, vectors: Mapping[str, FloatArray] | None
+    statement: Features,
+    passage: Features,
+    vectors: Mapping[str, FloatArray] | None,
+    weights: Mapping[str, float] | None = None,
 ) -> float:
-    """Share of the statement's content words the passage holds, a synonym counting in part.
+    """Weighted share of the statement's content words the passage holds.
 
     A word the passage lacks earns the closeness of its nearest passage word (word vectors of
     the same model), ramped from ``WORD_LOW`` (nothing) to ``WORD_HIGH`` (a full match).
-    Numbers match only exactly.
+    Numbers match only exactly. ``weights`` (inverse sentence frequency in the answering text)
+    make the topic words every sentence repeats count less than the specific ones.
     """
     if not statement.surface:
         return 0.0
+    w = [1.0 if weights is None else weights.get(st, 1.0) for st, _ in statement.surface]
     exact = [st in passage.content for st, _ in statement.surface]
-    if vectors is None or all(exact) or not passage.surface:
-        return sum(exact) / len(exact)
-    others = [w for _, w in passage.surface if w.isalpha()]
-    if not others:
-        return sum(exact) / len(exact)
-    pmat = np.stack([vectors[w] for w in others])
+    others = [word for _, word in passage.surface if word.isalpha()]
+    pmat = np.stack([vectors[o] for o in others]) if vectors is not None and others else None
     total = 0.0
-    for hit, (_, word) in zip(exact, statement.surface):
+    for weight, hit, (_, word) in zip(w, exact, statement.surface, strict=True):
         if hit:
-            total += 1.0
-        elif word.isalpha():
+            total += weight
+        elif pmat is not None and vectors is not None and word.isalpha():
             best = float((pmat @ vectors[word]).max())
-            total += min(1.0, max(0.0, (best - WORD_LOW) / (WORD_HIGH - WORD_LOW)))
-    return total / len(exact)
+            total += weight * min(1.0, max(0.0, (best - WORD_LOW) / (WORD_HIGH - WORD_LOW)))
+    return total / sum(w)
+
+
+def word_weights(text: str, others: Sequence[Features] = ()) -> dict[str, float]:
+    """Inverse sentence frequency of each content word of ``text``: ``ln(1 + N / df)``.
+
+    The content words of ``others`` that ``text`` lacks weigh like its rarest word.
+    """
+    sents = sentences(text)
+    df: dict[str, int] = defaultdict(int)
+    for sent in sents:
+        for stem in _features(sent).content:
+            df[stem] += 1
+    n = max(1, len(sents))
+    out = {stem: math.log(1.0 + n / count) for stem, count in df.items()}
+    rarest = math.log(1.0 + n)
+    for feats in others:
+        for stem in feats.content:
+            out.setdefault(stem, rarest)
+    return out
 
 
 def score_pair(
@@ -162,15 +181,16 @@ def score_pair(
     cosine: float,
     passage: Passage,
     vectors: Mapping[str, FloatArray] | None = None,
+    weights: Mapping[str, float] | None = None,
 ) -> tuple[float, float]:
     """Support of one statement by one passage: ``(before, after)`` the conflict checks."""
-    uni = _soft_overlap(statement, passage.feats, vectors)
+    uni = _soft_overlap(statement, passage.feats, vectors, weights if IDF else None)
     bi = _overlap(statement.bigrams, passage.feats.bigrams)
     z = cosine + LEX_WEIGHT * uni + BIGRAM_WEIGHT * bi
-    if _contains(passage.feats.sequence, statement.sequence):
-        raw = 1.0  # the passage says it word for word
+    if statement.sequence and passage.feats.sequence == statement.sequence:
+        raw = 1.0  # the passage is the statement, word for word
     else:
-        raw = (1.0 - VERBATIM_SHARE) * _logistic(z) + VERBATIM_SHARE * bi
+        raw = _logistic(z)
     value = raw
     for keep in conflicts(statement, passage).values():
         value *= keep
@@ -236,18 +256,19 @@ def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[floa
         extra = [pid for pid in _candidates_by_words(stmt, index, k) if pid not in cands]
         if extra:
             evec = encoder.embed([windows[pid].text for pid in extra])
-            for pid, cos in zip(extra, (evec @ svec[i]).tolist()):
+            for pid, cos in zip(extra, (evec @ svec[i]).tolist(), strict=True):
                 cands[pid] = float(cos)
         candidates.append(cands)
     words = sorted(
         {w for f in stmt_feats for _, w in f.surface if w.isalpha()}
         | {w for c in candidates for pid in c for _, w in windows[pid].feats.surface if w.isalpha()}
     )
-    vectors = dict(zip(words, encoder.embed(words))) if WORD_HIGH > WORD_LOW else None
+    vectors = dict(zip(words, encoder.embed(words), strict=True)) if WORD_HIGH > WORD_LOW else None
+    weights = word_weights(text, stmt_feats)
     out: list[float] = []
-    for stmt, cands in zip(stmt_feats, candidates):
+    for stmt, cands in zip(stmt_feats, candidates, strict=True):
         scored = [
-            score_pair(stmt, round(cos, 4), windows[pid], vectors)
+            score_pair(stmt, round(cos, 4), windows[pid], vectors, weights)
             for pid, cos in sorted(cands.items())
         ]
         out.append(round(min(1.0, max(0.0, decide(scored))), 4))

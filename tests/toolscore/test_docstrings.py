@@ -1,0 +1,29 @@
+"""The examples in toolscore's docstrings run and print what they claim."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "toolscore",
+    "toolscore.core",
+    "toolscore.matchers",
+    "toolscore.expect",
+    "toolscore.integrations",
+    "toolscore._assertions",
+    "toolscore._evaluate",
+    "toolscore._result",
+    "toolscore._assignment",
+    "toolscore.metrics.arguments",
+    "toolscore.adapters.base",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    outcome = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert outcome.failed == 0
