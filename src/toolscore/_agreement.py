@@ -15,18 +15,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from toolscore._compare import NOT_CANONICAL, canonical, contains_matcher, values_match
-from toolscore.matchers import (
-    Approx,
-    Contains,
-    IsType,
-    OneOf,
-    Regex,
-    _AllOf,
-    _AnyMatcher,
-    _AnyOf,
-    _Equals,
-    _Not,
-)
+from toolscore.matchers import Approx, IsType, Regex, _AnyMatcher
 
 __all__ = ["agreement_matrix"]
 
@@ -42,14 +31,17 @@ def _raw_key(value: Any) -> Hashable | None:
     return (type(value), value)
 
 
-_BUILTIN = (Regex, Approx, Contains, OneOf, IsType, _AllOf, _AnyOf, _Not, _Equals)
-
-
-def _memo_key(expected: Any) -> Hashable | None:
-    """Same key = same verdicts: built-in matchers by their repr (which spells their whole
-    state, e.g. ``Regex(r'q\\d+')``); anything else only by identity."""
-    if type(expected) in _BUILTIN:
-        return ("repr", type(expected), repr(expected))
+def _memo_key(expected: Any) -> Hashable:
+    """Same key = same verdicts. Matchers whose state is plain data share a key with their
+    twins (a trace whose every expected call carries ``Regex(r"q\\d+")`` asks it once per
+    value); anything else is keyed by identity (it stays alive meanwhile)."""
+    kind = type(expected)
+    if kind is Regex:
+        return ("regex", expected.pattern, expected.flags)
+    if kind is Approx:
+        return ("approx", expected.value, expected.rel, expected.abs)
+    if kind is IsType:
+        return ("type", expected.types)
     return ("id", id(expected))
 
 
@@ -93,15 +85,14 @@ class _Column:
             return self.present
         if contains_matcher(expected) or canonical(expected, strict) is NOT_CANONICAL:
             memo_key = _memo_key(expected)
-            by_raw = self.memo.get(memo_key) if memo_key is not None else None
+            by_raw = self.memo.get(memo_key)
             if by_raw is None:
                 by_raw = np.fromiter(
                     (values_match(expected, rep, strict) for rep in self.reps),
                     dtype=bool,
                     count=len(self.reps),
                 )
-                if memo_key is not None:
-                    self.memo[memo_key] = by_raw
+                self.memo[memo_key] = by_raw
             out = np.zeros(len(self.raw_ids), dtype=bool)
             out[self.present] = by_raw[self.raw_ids[self.present]]
             return out

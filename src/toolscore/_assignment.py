@@ -37,6 +37,16 @@ def solve_assignment(cost: Any) -> list[tuple[int, int]]:
     owner = np.zeros(n_cols + 1, dtype=np.int64)  # owner[j]: 1-based row on column j (0 = free)
     way = np.zeros(n_cols + 1, dtype=np.int64)
     for row in range(1, n_rows + 1):
+        # Fast path, the common case on traces: the row's cheapest column (under the current
+        # potentials) is free, so the shortest augmenting path is that single edge.
+        reduced = matrix[row - 1] - v[1:]
+        best = int(np.argmin(reduced)) + 1
+        if owner[best] == 0:
+            delta = reduced[best - 1] - u[row]
+            u[row] += delta
+            v[0] -= delta
+            owner[best] = row
+            continue
         owner[0] = row
         col0 = 0
         min_to = np.full(n_cols + 1, inf)

@@ -15,8 +15,6 @@ from toolscore.adapters.base import ToolCall
 
 __all__ = ["CallList", "actual_calls", "expected_calls", "is_call_list"]
 
-_PLAIN_KEYS = frozenset(("tool", "args"))
-
 
 @dataclass
 class CallList:
@@ -75,11 +73,12 @@ def _read(items: Any, side: str, expected: bool) -> CallList:
         if type(item) is dict:
             tool = item.get("tool")
             args = item.get("args")
+            size = len(item)
             if (
                 type(tool) is str
                 and tool
                 and (args is None or type(args) is dict)
-                and item.keys() <= _PLAIN_KEYS
+                and (size == 1 or (size == 2 and "args" in item))
             ):
                 tools.append(tool)
                 all_args.append(args if args is not None or expected else {})

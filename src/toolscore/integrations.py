@@ -10,7 +10,9 @@ Shapes read:
 
 * OpenAI Chat Completions: ``choices[].message.tool_calls[].function`` and the legacy
   ``message.function_call``; also bare messages and message lists.
-* OpenAI Responses API: ``output[]`` items of type ``function_call``.
+* OpenAI Responses API: ``output[]`` items of type ``function_call`` (also ``mcp_call``,
+  ``custom_tool_call`` with ``{"input": text}``, and hosted tools such as ``web_search_call``
+  as ``web_search`` with the call's ``action`` as arguments).
 * Anthropic Messages: ``content[]`` blocks of type ``tool_use``.
 * Gemini: ``candidates[].content.parts[].functionCall`` (or ``function_call``).
 * LangChain / LangGraph: ``{"messages": [...]}`` states and message lists, with
@@ -181,10 +183,24 @@ def _extract(obj: Any) -> list[Call]:
     fn = _plain(d.get("function"))
     if isinstance(fn, Mapping) and "name" in fn:  # one OpenAI wire-format tool call
         return [_call(fn.get("name"), fn.get("arguments"))]
-    if kind == "tool_call" and "name" in d:  # one LangChain ToolCall
+    if kind in ("tool_call", "invalid_tool_call") and "name" in d:  # one LangChain ToolCall
         return [_call(d.get("name"), d.get("args"))]
     if kind == "function_call" and "name" in d:  # Responses API output item
         return [_call(d.get("name"), d.get("arguments"))]
+    if kind == "mcp_call" and "name" in d:  # Responses API remote MCP tool
+        return [_call(d.get("name"), d.get("arguments"))]
+    if kind == "custom_tool_call" and "name" in d:  # Responses API free-form tool
+        return [{"tool": str(d["name"]), "args": {"input": d.get("input")}}]
+    if isinstance(kind, str) and kind.endswith("_call") and "id" in d and "role" not in d:
+        # Responses API hosted tools (web_search_call, file_search_call, computer_call...):
+        # named after the tool, with its action when there is one.
+        action = _plain(d.get("action"))
+        return [
+            {
+                "tool": kind[: -len("_call")],
+                "args": dict(action) if isinstance(action, Mapping) else {},
+            }
+        ]
     if isinstance(d.get("output"), list):  # Responses API response
         return _extract(list(d["output"]))
     if kind in _TOOL_USE_BLOCKS or d.get("__type__") == "ToolUseBlock":  # Anthropic, Claude SDK

@@ -165,3 +165,18 @@ def test_backend_identity_and_flags(judge: LocalBackend) -> None:
     assert judge.name == "local"
     assert judge.deterministic is True
     assert not hasattr(judge, "cache_identity")
+
+
+def test_a_negation_counts_only_where_it_denies_the_statement() -> None:
+    from scorekit.local._lexicon import features
+    from scorekit.local._support import conflicts, passages
+
+    text = "Lopes would be keen to stay with the club if he is not sure of playing time."
+    window = passages(text)[0]
+    assert (
+        conflicts(features("Lopes would be keen to stay with the club"), window)["negation"] == 1.0
+    )
+    denied = passages("Lopes would not be keen to stay with the club.")[0]
+    assert (
+        conflicts(features("Lopes would be keen to stay with the club"), denied)["negation"] < 0.5
+    )

@@ -131,3 +131,51 @@ def test_named_only_counts_match_the_pairwise_rule() -> None:
         )
         for (i, j), count in zip(result.pairs, result.counts, strict=True):
             assert count == count_pair(expected[i]["args"], actual[j]["args"], named_only=True)
+
+
+def test_matchers_on_a_long_single_tool_trace() -> None:
+    n = 400
+    expected = [
+        {"tool": "search", "args": {"id": Regex(r"q\d+"), "ts": ANY, "page": i % 10}}
+        for i in range(n)
+    ]
+    actual = [
+        {"tool": "search", "args": {"id": f"q{i}", "ts": i * 1.5, "page": i % 10 if i % 7 else 99}}
+        for i in range(n)
+    ][1:]
+    result = align(
+        [c["tool"] for c in expected],
+        [c["args"] for c in expected],
+        [c["tool"] for c in actual],
+        [c["args"] for c in actual],
+    )
+    changed = len([i for i in range(1, n) if i % 7 == 0])
+    assert result.agree == 3 * (n - 1) - changed
+    assert result.missing == [0]
+
+
+def test_matcher_verdicts_are_not_shared_between_different_matchers() -> None:
+    from toolscore._agreement import agreement_matrix
+    from toolscore.matchers import IsType
+
+    class A:
+        pass
+
+    first = A
+    second = type("A", (), {})  # same name, a different class
+    e_args: list[dict[str, Any] | None] = [
+        {"x": Regex("a")},
+        {"x": Regex("b")},
+        {"x": IsType(first)},
+        {"x": IsType(second)},
+        {"x": Regex("a", flags=2)},
+    ]
+    a_args = [{"x": "a"}, {"x": "b"}, {"x": first()}, {"x": second()}, {"x": "A"}]
+    agree = agreement_matrix(e_args, a_args, False)
+    assert agree.tolist() == [
+        [1, 0, 0, 0, 0],
+        [0, 1, 0, 0, 0],
+        [0, 0, 1, 0, 0],
+        [0, 0, 0, 1, 0],
+        [1, 0, 0, 0, 1],
+    ]

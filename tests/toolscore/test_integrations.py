@@ -504,3 +504,37 @@ def test_unknown_shapes_raise_a_clear_error() -> None:
 def test_call_dicts_pass_through() -> None:
     calls = [{"tool": "a", "args": {"x": 1}}, {"tool": "b", "args": {}}]
     assert auto_extract(calls) == calls
+
+
+def test_responses_api_other_tool_call_items() -> None:
+    response = {
+        "object": "response",
+        "output": [
+            {
+                "type": "web_search_call",
+                "id": "ws_1",
+                "status": "completed",
+                "action": {"type": "search", "query": "weather Paris"},
+            },
+            {
+                "type": "mcp_call",
+                "id": "mcp_1",
+                "name": "lookup",
+                "server_label": "kb",
+                "arguments": '{"key": "x"}',
+            },
+            {
+                "type": "custom_tool_call",
+                "id": "ct_1",
+                "call_id": "c",
+                "name": "shell",
+                "input": "ls -la",
+            },
+            {"type": "function_call_output", "call_id": "c", "output": "ok"},
+        ],
+    }
+    assert from_openai(response) == [
+        {"tool": "web_search", "args": {"type": "search", "query": "weather Paris"}},
+        {"tool": "lookup", "args": {"key": "x"}},
+        {"tool": "shell", "args": {"input": "ls -la"}},
+    ]

@@ -30,6 +30,8 @@ LEX_WEIGHT = 0.15
 BIGRAM_WEIGHT = 0.20
 MIDPOINT = 0.71
 STEEPNESS = 14.0
+#: Share of the support that grows linearly with the evidence (see ``_calibrate``).
+TAIL = 0.0
 #: Share of support kept when a passage contradicts the statement: a contradiction is no support.
 NUMBER_KEEP = 0.0
 NAME_KEEP = 0.0
@@ -93,6 +95,15 @@ def _overlap(a: frozenset[object], b: frozenset[object]) -> float:
 
 def _logistic(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-STEEPNESS * (z - MIDPOINT)))
+
+
+def _calibrate(z: float) -> float:
+    """Evidence ``z`` to support: a steep logistic for the yes/no decision, plus a gentle
+    linear share (``TAIL``) so that among well-supported statements more evidence still
+    ranks higher instead of every one rounding to 1.0."""
+    top = 1.0 + LEX_WEIGHT + BIGRAM_WEIGHT
+    gentle = min(1.0, max(0.0, (z - MIDPOINT) / (top - MIDPOINT)))
+    return (1.0 - TAIL) * _logistic(z) + TAIL * gentle
 
 
 def conflicts(statement: Features, passage: Passage) -> dict[str, float]:
@@ -190,7 +201,7 @@ def score_pair(
     if statement.sequence and passage.feats.sequence == statement.sequence:
         raw = 1.0  # the passage is the statement, word for word
     else:
-        raw = _logistic(z)
+        raw = _calibrate(z)
     value = raw
     for keep in conflicts(statement, passage).values():
         value *= keep
