@@ -14,6 +14,7 @@ real judge by accident.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -57,7 +58,23 @@ def fake_llm(_fake_llm_server: FakeLLM) -> Iterator[FakeLLM]:
     """The fake chat-completions server, reset for this test."""
     _fake_llm_server.reset()
     yield _fake_llm_server
+    _quiesce(_fake_llm_server)
     _fake_llm_server.reset()
+
+
+def _quiesce(server: FakeLLM, settle: float = 0.05, limit: float = 2.0) -> None:
+    # A test that ends on an error cancels its sibling calls, but requests already sent still
+    # reach the shared server; wait until none is in flight and none has arrived for `settle`
+    # seconds, so they cannot consume the next test's scripted replies.
+    deadline = time.monotonic() + limit
+    seen = -1
+    while time.monotonic() < deadline:
+        with server._lock:
+            calls, busy = server.calls, server.in_flight
+        if busy == 0 and calls == seen:
+            return
+        seen = calls
+        time.sleep(settle)
 
 
 @pytest.fixture

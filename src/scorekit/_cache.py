@@ -84,8 +84,8 @@ class JudgeCache:
 
     Safe to share between threads (one connection behind a lock) and between processes
     (SQLite WAL, a busy timeout, single-row atomic writes so two writers of one key never
-    tear an entry; :meth:`put_if_absent` lets the first writer win). The database opens on first use, so a run that never calls a cached judge
-    creates no file.
+    tear an entry; :meth:`put_if_absent` lets the first writer win). The database opens on
+    first use, so a run that never calls a cached judge creates no file.
 
     Args:
         directory: the cache folder, or a function that returns it (called on first use).

@@ -8,6 +8,7 @@ built from the environment, which ``pytest_texts_score.configure(...)`` replaces
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -87,10 +88,9 @@ class ScoreSession:
                 cache.close()
             judge, self._judge = self._judge, None
             if judge is not None and hasattr(judge.backend, "close"):
-                try:
+                # A failing close must not mask the run's result.
+                with contextlib.suppress(Exception):
                     judge.backend.close()
-                except Exception:  # a failing close must not mask the run's result
-                    pass
 
     def activate(self) -> None:
         """Make this the session that :func:`current_session` returns."""

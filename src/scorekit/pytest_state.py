@@ -6,6 +6,7 @@ plugin (``scorekit.pytest_plugin``) reach the one session through :func:`ensure_
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
@@ -20,10 +21,9 @@ def _option_values(config: pytest.Config) -> tuple[dict[str, Any], dict[str, Any
     cli: dict[str, Any] = {}
     ini: dict[str, Any] = {}
     for opt in OPTIONS:
-        try:
+        # Options are missing when the texts plugin is disabled (-p no:texts_score).
+        with contextlib.suppress(ValueError):
             cli[opt.name] = config.getoption(opt.name)
-        except ValueError:  # options not registered (plugin disabled with -p no:...)
-            pass
         try:
             value = config.getini(opt.name)
         except ValueError:

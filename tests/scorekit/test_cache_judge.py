@@ -307,27 +307,43 @@ def test_replay_without_any_cache_says_so() -> None:
 # -- one reply per request, even when two calls race ----------------------------------------
 
 
-def test_racing_calls_for_one_request_agree_on_one_reply(cache: JudgeCache) -> None:
-    """Both calls reach the judge, but both use the reply stored first, as a rerun will."""
+def test_identical_requests_in_flight_share_one_call(cache: JudgeCache) -> None:
+    """Within one judge, a request already in flight is joined, not sent twice."""
     import asyncio
-    import threading
 
-    barrier = threading.Barrier(2, timeout=10)
-
-    class Racing(CountingJudge):
-        def make_questions(self, text: str) -> Any:
-            reply = super().make_questions(text)
-            barrier.wait()  # both calls are in flight before either stores its reply
-            return reply
-
-    backend = Racing()
+    backend = CountingJudge()
     j = _judge(backend, cache)
 
     async def both() -> list[list[str]]:
         return list(await asyncio.gather(j.questions("Same text."), j.questions("Same text.")))
 
     first, second = run_sync(both())
-    assert len(backend.calls) == 2
+    assert len(backend.calls) == 1
+    assert first == second
+
+
+def test_racing_judges_for_one_request_agree_on_one_reply(cache: JudgeCache) -> None:
+    """Two judges (as two xdist workers) both call, but both use the reply stored first."""
+    import asyncio
+    import threading
+
+    barrier = threading.Barrier(2, timeout=10)
+    counter = iter(range(100))
+
+    class Racing(CountingJudge):
+        def make_questions(self, text: str) -> Any:
+            super().make_questions(text)
+            barrier.wait()  # both calls are in flight before either stores its reply
+            return [f"Reply number {next(counter)}?"]
+
+    one, two = Racing(), Racing()
+    j1, j2 = _judge(one, cache), _judge(two, cache)
+
+    async def both() -> list[list[str]]:
+        return list(await asyncio.gather(j1.questions("Same text."), j2.questions("Same text.")))
+
+    first, second = run_sync(both())
+    assert len(one.calls) == 1 and len(two.calls) == 1
     assert first == second
     rerun = _judge(CountingJudge(), cache)
     assert _q(rerun, "Same text.") == first

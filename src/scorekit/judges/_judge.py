@@ -11,6 +11,7 @@ import inspect
 import math
 import random
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
@@ -89,6 +90,12 @@ async def _call(method: Callable[..., Any], *args: Any) -> Any:
     return result
 
 
+def _consume(future: asyncio.Future[Any]) -> None:
+    """Mark a shared future's exception as seen: its callers get it; an orphan must not warn."""
+    if not future.cancelled():
+        future.exception()
+
+
 class Judge:
     """A backend wrapped with caching, the process-wide limit, retries and validation.
 
@@ -113,6 +120,8 @@ class Judge:
 
     #: Base delay of the exponential backoff, in seconds (tests may lower it).
     backoff_base: float = 0.5
+    #: Replies a deterministic judge keeps for reuse (least recently used go first).
+    memo_size: int = 4096
     #: Longest single wait between two tries, in seconds.
     backoff_cap: float = 20.0
     #: Longest wait a server's ``Retry-After`` may ask for, in seconds.
@@ -139,7 +148,8 @@ class Judge:
         self.max_retries = max_retries
         self.deterministic = bool(getattr(backend, "deterministic", False))
         self._sleep = sleep or asyncio.sleep
-        self._memo: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
+        self._memo: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
+        self._in_flight: dict[str, asyncio.Future[Any]] = {}
 
     # -- public -------------------------------------------------------------------------
     async def questions(self, text: str, *, run: int = 0, retry: bool = True) -> list[str]:
@@ -169,12 +179,35 @@ class Judge:
         retry: bool,
     ) -> Any:
         if self.deterministic:
+            # One reply serves every run with the same inputs; the memo is bounded (LRU).
             memo_key = (kind, text, tuple(questions) if questions is not None else None)
             fut = self._memo.get(memo_key)
-            if fut is None or (fut.done() and fut.exception() is not None):
+            if fut is None or (fut.done() and (fut.cancelled() or fut.exception() is not None)):
                 fut = asyncio.ensure_future(self._cached(kind, text, questions, run, retry))
+                fut.add_done_callback(_consume)
                 self._memo[memo_key] = fut
+                while len(self._memo) > self.memo_size:
+                    self._memo.popitem(last=False)
+            else:
+                self._memo.move_to_end(memo_key)
             return await asyncio.shield(fut)
+        if self.identity is not None and self.cache_mode != "off":
+            # Single flight: identical requests in flight together share one judge call, so
+            # the number of calls (and the reply every user of the key sees) does not depend
+            # on timing.
+            key = reply_key(self.identity, kind, text, questions, run)
+            flight = self._in_flight.get(key)
+            if flight is not None:
+                return await asyncio.shield(flight)
+            flight = asyncio.ensure_future(self._cached(kind, text, questions, run, retry))
+            self._in_flight[key] = flight
+
+            def _landed(done: asyncio.Future[Any], key: str = key) -> None:
+                self._in_flight.pop(key, None)
+                _consume(done)
+
+            flight.add_done_callback(_landed)
+            return await asyncio.shield(flight)
         return await self._cached(kind, text, questions, run, retry)
 
     async def _cached(
