@@ -250,6 +250,9 @@ def _load(model: ModelFile) -> Encoder:
             f"{model.path} takes inputs {sorted(names)}; the local judge needs a BERT-style model"
             " with input_ids and attention_mask (like all-MiniLM-L6-v2)."
         )
+    from scorekit.local._lexicon import vocabulary
+
+    vocabulary()  # read once here, as part of loading, not during the first answer
     tokenizer = Tokenizer.from_file(str(_TOKENIZER_FILE))
     # The shipped tokenizer.json pads every input to 128 tokens; we pad per batch instead.
     tokenizer.no_padding()

@@ -10,6 +10,7 @@ import re
 
 __all__ = [
     "clauses",
+    "strip_end",
     "question_for",
     "sentences",
     "statement_of",
@@ -37,6 +38,11 @@ _MIN_CLAUSE_WORDS = 3
 _MIN_AND_WORDS = 5
 #: Statements longer than this many words are cut into pieces (the model reads 256 tokens).
 _MAX_WORDS = 60
+
+
+def strip_end(text: str) -> str:
+    """``text`` without its closing punctuation, as statements are written."""
+    return _TRAILING.sub("", text.strip())
 
 
 def _words(text: str) -> int:
