@@ -205,6 +205,11 @@ def speed(pairs_path: Path, skip_long: bool) -> None:
     _, again = timed(load_encoder)
     print(f"info  second load in the same process (shared): {again * 1000:.2f} ms")
 
+    # The first call of a process also starts the judge's event loop and thread pool.
+    _, first = timed(
+        lambda: evaluate_texts("The tower is tall.", "The tower is high.", session=new_session())
+    )
+    print(f"info  first scoring call of the process (starts the judge loop): {first * 1000:.0f} ms")
     expected = (
         "The Nimbus 2 kettle holds 1.7 litres. It has a stainless steel body. It switches off"
         " automatically when the water boils."
@@ -216,8 +221,9 @@ def speed(pairs_path: Path, skip_long: bool) -> None:
     _, cold = timed(lambda: evaluate_texts(expected, given, session=new_session()))
     _, warm = timed(lambda: evaluate_texts(expected, given, session=new_session()))
     print(
-        f"{'PASS' if cold < 0.1 else 'FAIL'}  short pair (two 3-sentence texts, F1): cold"
-        f" {cold * 1000:.0f} ms, repeated {warm * 1000:.0f} ms (target < 100 ms)"
+        f"{'PASS' if cold < 0.1 else 'FAIL'}  short pair (two 3-sentence texts, F1), texts never"
+        f" seen before: {cold * 1000:.0f} ms; the same pair again: {warm * 1000:.0f} ms"
+        " (target < 100 ms)"
     )
 
     article = _article(pairs_path, 700)

@@ -257,4 +257,7 @@ def _load(model: ModelFile) -> Encoder:
     # The shipped tokenizer.json pads every input to 128 tokens; we pad per batch instead.
     tokenizer.no_padding()
     tokenizer.enable_truncation(MAX_TOKENS)
-    return Encoder(session, tokenizer, model.path)
+    encoder = Encoder(session, tokenizer, model.path)
+    # onnxruntime sets up its kernels on the first runs; do that now, as part of loading.
+    encoder._encode(["warm up", "The model runs once on a short sentence and a longer one."])
+    return encoder

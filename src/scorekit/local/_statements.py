@@ -10,11 +10,11 @@ import re
 
 __all__ = [
     "clauses",
-    "strip_end",
     "question_for",
     "sentences",
     "statement_of",
     "statements",
+    "strip_end",
 ]
 
 _PREFIX = "Does the text state that "

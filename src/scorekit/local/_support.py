@@ -26,7 +26,7 @@ import numpy as np
 
 from scorekit.local._lexicon import Features, features
 from scorekit.local._model import Encoder, FloatArray
-from scorekit.local._statements import clauses, sentences, strip_end
+from scorekit.local._statements import clauses, sentences
 
 # Tuned on ../shared/data by a small grid search (benchmarks/bench_local_judge.py prints the
 # figures); no held-out set, so treat the figures as fitted, not as a generalisation estimate.
@@ -45,6 +45,8 @@ NEGATION_OVERLAP = 0.7
 #: Word closeness (cosine of word vectors) from which a synonym starts to count, and counts fully.
 WORD_LOW = 0.45
 WORD_HIGH = 0.80
+#: Closeness of meaning (cosine) a passage needs before synonyms in it count.
+SYNONYM_MIN_COSINE = 0.40
 #: Weigh content words by inverse sentence frequency in the answering text.
 IDF = True
 #: Passages whose support before the checks is this close to the best one's take part.
@@ -64,6 +66,8 @@ class Passage:
     feats: Features
     #: Features of each sentence inside the window (polarity is judged per sentence).
     parts: tuple[Features, ...]
+    #: Index of the (first) sentence the window comes from.
+    sentence: int = 0
 
 
 @lru_cache(maxsize=16384)
@@ -72,26 +76,28 @@ def _features(text: str) -> Features:
 
 
 def passages(text: str) -> list[Passage]:
-    """The windows of ``text`` the judge searches, in order, without duplicates."""
-    sents = sentences(text)
+    """The single-sentence windows of ``text`` (sentences, clauses, comma pieces), in order.
+
+    Pairs of adjacent sentences come from :func:`pair` when a statement needs them.
+    """
     seen: set[str] = set()
     out: list[Passage] = []
-
-    def add(window: str, parts: Sequence[str]) -> None:
-        if window not in seen:
-            seen.add(window)
-            out.append(Passage(window, _features(window), tuple(_features(p) for p in parts)))
-
-    for i, sent in enumerate(sents):
-        # Written like a statement, so a statement taken from this text reuses its vector.
-        add(strip_end(sent), [sent])
+    for i, sent in enumerate(sentences(text)):
         pieces = clauses(sent)
         commas = [p for p in sent.rstrip(".!?").split(", ") if len(p.split()) >= _MIN_PIECE_WORDS]
-        for piece in [*pieces, *commas] if len(pieces) > 1 or len(commas) > 1 else []:
-            add(piece, [piece])
-        if i + 1 < len(sents):
-            add(f"{sent} {sents[i + 1]}", [sent, sents[i + 1]])
+        extra = [*pieces, *commas] if len(pieces) > 1 or len(commas) > 1 else []
+        # A piece ends like the statement written from it, so the two share one vector.
+        for window, part in [(sent, sent), *((f"{p}.", p) for p in extra)]:
+            if window not in seen:
+                seen.add(window)
+                out.append(Passage(window, _features(window), (_features(part),), i))
     return out
+
+
+def pair(sents: Sequence[str], i: int) -> Passage:
+    """The window of sentences ``i`` and ``i + 1``."""
+    text = f"{sents[i]} {sents[i + 1]}"
+    return Passage(text, _features(text), (_features(sents[i]), _features(sents[i + 1])), i)
 
 
 def _overlap(a: frozenset[object], b: frozenset[object]) -> float:
@@ -162,7 +168,9 @@ def _soft_overlap(
     w = [1.0 if weights is None else weights.get(st, 1.0) for st, _ in statement.surface]
     exact = [st in passage.content for st, _ in statement.surface]
     others = [word for _, word in passage.surface if word.isalpha()]
-    pmat = np.stack([vectors[o] for o in others]) if vectors is not None and others else None
+    pmat = None
+    if vectors is not None and others and not all(exact):
+        pmat = np.stack([vectors[o] for o in others])
     total = 0.0
     for weight, hit, (_, word) in zip(w, exact, statement.surface, strict=True):
         if hit:
@@ -245,7 +253,9 @@ def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[floa
     if not windows:
         return [0.0 for _ in statements]
     stmt_feats = [_features(s) for s in statements]
-    svec = encoder.embed(list(statements))
+    # Embedded as the sentence it was taken from reads, so its vector is shared with the
+    # passage of the same words (one model run less per sentence).
+    svec = encoder.embed([s if s[-1:] in ".!?" else f"{s}." for s in statements])
     n = len(statements)
     k = min(TOP_K, len(windows))
     best_cos = np.full((n, k), -2.0, dtype=np.float32)
@@ -267,29 +277,50 @@ def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[floa
         for word in p.feats.content:
             index[word].append(pid)
     candidates: list[dict[int, float]] = []
+    extras: list[list[int]] = []
     for i, stmt in enumerate(stmt_feats):
         cands = {int(best_idx[i, j]): float(best_cos[i, j]) for j in range(k)}
-        extra = [pid for pid in _candidates_by_words(stmt, index, k) if pid not in cands]
+        extras.append([pid for pid in _candidates_by_words(stmt, index, k) if pid not in cands])
+        candidates.append(cands)
+    # Vectors of these passages were computed above (the encoder remembers recent ones).
+    for i, extra in enumerate(extras):
         if extra:
             evec = encoder.embed([windows[pid].text for pid in extra])
             for pid, cos in zip(extra, (evec @ svec[i]).tolist(), strict=True):
-                cands[pid] = float(cos)
-        candidates.append(cands)
-    # Word vectors only where synonyms could matter: a pair whose evidence stays far below the
-    # midpoint even with every word matched is scored on exact words alone.
-    hopeless = MIDPOINT - 0.25
+                candidates[i][pid] = float(cos)
+    # A fact told over two sentences: the pairs around each statement's candidates.
+    sents = sentences(text)
+    pair_ids: dict[int, int] = {}
+    wanted: list[list[int]] = []
+    for cands in candidates:
+        firsts = {windows[pid].sentence + d for pid in cands for d in (-1, 0)}
+        wanted.append(sorted(j for j in firsts if 0 <= j < len(sents) - 1))
+    for j in sorted({j for js in wanted for j in js}):
+        pair_ids[j] = len(windows)
+        windows.append(pair(sents, j))
+    all_pairs = sorted(pair_ids)
+    for start in range(0, len(all_pairs), CHUNK):
+        firsts_chunk = all_pairs[start : start + CHUNK]
+        texts = [windows[pair_ids[j]].text for j in firsts_chunk]
+        pvec = dict(zip(firsts_chunk, encoder.embed(texts), strict=True))
+        for i, js in enumerate(wanted):
+            for j in js:
+                if j in pvec:
+                    candidates[i][pair_ids[j]] = float(pvec[j] @ svec[i])
+    # Synonyms count only in passages already close in meaning (and only those need word
+    # vectors, the costly part on long texts).
     live = [
-        [
-            (pid, round(cos, 4))
-            for pid, cos in sorted(cands.items())
-            if round(cos, 4) + LEX_WEIGHT + BIGRAM_WEIGHT >= hopeless
-        ]
+        [(pid, round(cos, 4)) for pid, cos in sorted(cands.items()) if cos >= SYNONYM_MIN_COSINE]
         for cands in candidates
     ]
-    words = sorted(
-        {w for f, pairs in zip(stmt_feats, live, strict=True) if pairs for _, w in f.surface}
-        | {w for pairs in live for pid, _ in pairs for _, w in windows[pid].feats.surface}
-    )
+    needed: set[str] = set()
+    for stmt, pairs in zip(stmt_feats, live, strict=True):
+        for pid, _ in pairs:
+            lacking = {w for st, w in stmt.surface if st not in windows[pid].feats.content}
+            if lacking:  # only words the passage lacks look for a synonym
+                needed |= lacking
+                needed |= {w for _, w in windows[pid].feats.surface}
+    words = sorted(needed)
     words = [w for w in words if w.isalpha()]
     vectors = dict(zip(words, encoder.embed(words), strict=True)) if WORD_HIGH > WORD_LOW else None
     weights = word_weights(text, stmt_feats)
@@ -297,7 +328,9 @@ def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[floa
     for stmt, cands, pairs in zip(stmt_feats, candidates, live, strict=True):
         alive = {pid for pid, _ in pairs}
         scored = [
-            score_pair(stmt, round(cos, 4), windows[pid], vectors if pid in alive else None, weights)
+            score_pair(
+                stmt, round(cos, 4), windows[pid], vectors if pid in alive else None, weights
+            )
             for pid, cos in sorted(cands.items())
         ]
         out.append(round(min(1.0, max(0.0, decide(scored))), 4))
