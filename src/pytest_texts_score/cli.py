@@ -117,8 +117,39 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--cache", help="judge reply cache: off, on or replay")
     judge.add_argument("--cache-dir", help="folder of the judge reply cache")
     judge.add_argument("--local-model", help="another ONNX model file for the local judge")
-    # Report options (``--report json|html -o PATH``) join here, written by scorekit.report.
+    report = compare.add_argument_group("report")
+    report.add_argument(
+        "--report",
+        choices=REPORT_FORMATS,
+        help="also write a report file (the format pytest's --llm-report writes); needs -o",
+    )
+    report.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="where --report writes (format from the suffix"
+        " .json/.html/.md when --report is not given)",
+    )
     return parser
+
+
+REPORT_FORMATS = ("json", "html", "md")
+
+
+def _report_format(args: argparse.Namespace) -> str | None:
+    """The report format asked for, or None; a half-given pair is bad input."""
+    if args.output is None:
+        if args.report is not None:
+            raise BadInput(f"--report {args.report} needs -o PATH: where to write the report")
+        return None
+    if args.report is not None:
+        return str(args.report)
+    suffix = args.output.rsplit(".", 1)[-1].lower() if "." in args.output else ""
+    if suffix in REPORT_FORMATS:
+        return suffix
+    raise BadInput(
+        f"-o {args.output}: say the format with --report json|html|md (the suffix does not)"
+    )
 
 
 def _positive_int(raw: str) -> int:
@@ -186,7 +217,10 @@ def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _score(args: argparse.Namespace, expected: str, given: str) -> TextsOutcome:
+def _score(
+    args: argparse.Namespace, expected: str, given: str
+) -> tuple[TextsOutcome, dict[str, Any], str | None]:
+    """Score the pair; return the outcome, the judge counters and the key (to redact)."""
     from pytest_texts_score._pipeline import evaluate_texts
     from scorekit._session import ScoreSession
     from scorekit.judges import resolve_settings
@@ -194,7 +228,7 @@ def _score(args: argparse.Namespace, expected: str, given: str) -> TextsOutcome:
     settings = resolve_settings(overrides=_overrides(args))
     session = ScoreSession(settings)
     try:
-        return evaluate_texts(
+        outcome = evaluate_texts(
             expected,
             given,
             metric=args.metric,
@@ -202,8 +236,43 @@ def _score(args: argparse.Namespace, expected: str, given: str) -> TextsOutcome:
             answer_runs=args.answer_runs,
             session=session,
         )
+        stats: dict[str, Any] = {
+            **session.stats.as_dict(),
+            "judge": outcome.judge,
+            "model": settings.model,
+        }
+        return outcome, stats, settings.api_key
     finally:
         session.close()
+
+
+def _write_report(
+    fmt: str,
+    path: str,
+    outcome: TextsOutcome,
+    stats: dict[str, Any],
+    api_key: str | None,
+    expected: Source,
+    given: Source,
+) -> None:
+    from scorekit.report import TextScoreRow, write_report
+
+    row = TextScoreRow(
+        test_id=f"{expected.label} vs {given.label}",
+        function="texts-score compare",
+        metric=outcome.metric,
+        aggregation="mean" if len(outcome.runs) > 1 else None,
+        score=outcome.score,
+        low=0.0,
+        high=1.0,
+        outcome="passed",
+        runs=outcome.runs,
+        evidence=outcome.evidence,
+        judge=outcome.judge,
+        expected=expected.text,
+        given=given.text,
+    )
+    write_report([row], stats, path, fmt, secrets=[api_key])
 
 
 def outcome_dict(outcome: TextsOutcome, expected: Source, given: Source) -> dict[str, Any]:
@@ -310,8 +379,13 @@ def main(
     from scorekit.judges import JudgeError, SettingsError
 
     try:
+        report_format = _report_format(args)
         expected, given = _sources(args, stdin)
-        outcome = _score(args, expected.text, given.text)
+        outcome, stats, api_key = _score(args, expected.text, given.text)
+        if report_format is not None:
+            _write_report(report_format, args.output, outcome, stats, api_key, expected, given)
+    except OSError as exc:  # the report file cannot be written (ReportError names it)
+        return _fail(EXIT_BAD_INPUT, str(exc))
     except BadInput as exc:
         return _fail(EXIT_BAD_INPUT, str(exc))
     except SettingsError as exc:

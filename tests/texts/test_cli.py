@@ -120,3 +120,59 @@ def test_console_script_runs(files: tuple[str, str]) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["judge"] == "local"
+
+
+@pytest.mark.parametrize("fmt", ["json", "html", "md"])
+def test_report_file_holds_the_scores_and_evidence(
+    files: tuple[str, str], tmp_path: Path, fmt: str
+) -> None:
+    target = tmp_path / f"report.{fmt}"
+    code, out = _run(["compare", *files, "--report", fmt, "-o", str(target)])
+    assert code == EXIT_OK
+    assert out.startswith("precision 0.")
+    text = target.read_text(encoding="utf-8")
+    if fmt == "md":  # a summary table, without the evidence
+        assert "| f1 |" in text and "expected.txt vs " in text
+        return
+    assert "The crossing takes 90 minutes" in text
+    if fmt == "json":
+        doc = json.loads(text)
+        (row,) = doc["texts"]
+        assert row["metric"] == "f1"
+        assert row["score"] == pytest.approx(
+            json.loads(_run(["compare", *files, "--json"])[1])["f1"]
+        )
+        assert any(e["side"] == "recall" for e in row["evidence"])
+
+
+def test_report_format_from_the_suffix(files: tuple[str, str], tmp_path: Path) -> None:
+    target = tmp_path / "out.html"
+    assert _run(["compare", *files, "-o", str(target)])[0] == EXIT_OK
+    assert target.read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html")
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--report", "json"], "--report json needs -o PATH"),
+        (["-o", "report.txt"], "say the format with --report"),
+    ],
+)
+def test_half_given_report_options_are_bad_input(
+    files: tuple[str, str], capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    code, _ = _run(["compare", *files, *extra])
+    assert code == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_unwritable_report_path_is_bad_input(
+    files: tuple[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x", encoding="utf-8")
+    code, _ = _run(["compare", *files, "--report", "json", "-o", str(blocker / "r.json")])
+    assert code == EXIT_BAD_INPUT
+    err = capsys.readouterr().err
+    assert "cannot write report" in err and len(err.strip().splitlines()) == 1

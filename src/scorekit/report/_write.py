@@ -38,6 +38,12 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     return text
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _write_text(
     path: str | os.PathLike[str], text: str, secrets: Iterable[str | None] = ()
 ) -> Path:
@@ -49,6 +55,8 @@ def _write_text(
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(text)
+            # mkstemp creates the file 0600; a report is meant to be read (CI artifacts).
+            os.chmod(tmp, 0o666 & ~_umask())
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
