@@ -21,6 +21,7 @@ def _wordset(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
+_POSSESSIVE = re.compile(r"(?<=[A-Za-z\u00C0-\u024F])'s\b|(?<=s)'(?=\s|$)")
 _TOKEN = re.compile(
     r"\d+(?:[.,:]\d+)*(?:[a-zA-Z°%]+)?|[A-Za-z\u00C0-\u024F]+(?:[-'][A-Za-z\u00C0-\u024F]+)*"
 )
@@ -213,6 +214,8 @@ def features(text: str) -> Features:
     """
     vocab = vocabulary()
     text = text.replace("’", "'")
+    # A possessive names the same thing: "France's capital" states a fact about France.
+    text = _POSSESSIVE.sub("", text)
     matches = list(_TOKEN.finditer(text))
     tokens = [m.group(0) for m in matches]
     starts = _sentence_starts(text)

@@ -1,0 +1,75 @@
+"""The local judge against the hand-written pairs of ``shared/data/text_pairs.jsonl``.
+
+These are the issue's ordering checks, as a regression guard: the scores are deterministic, so
+a change to statement extraction or support scoring that breaks an ordering fails here.
+``benchmarks/bench_local_judge.py`` prints the same figures with the per-category errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import defaultdict
+from pathlib import Path
+from statistics import mean
+
+import pytest
+
+from pytest_texts_score._pipeline import evaluate_texts
+from scorekit._session import ScoreSession
+from scorekit.judges import resolve_settings
+from scorekit.local import LocalBackend
+
+_DATA = Path(
+    os.environ.get("SCOREKIT_SHARED_DATA", Path(__file__).resolve().parents[3] / "shared" / "data")
+)
+PAIRS = _DATA / "text_pairs.jsonl"
+
+Scores = dict[str, list[tuple[float, float, float, dict[str, float]]]]
+
+pytestmark = pytest.mark.skipif(
+    not PAIRS.exists(), reason=f"{PAIRS} not found (set SCOREKIT_SHARED_DATA to its folder)"
+)
+
+
+@pytest.fixture(scope="module")
+def scores() -> Scores:
+    session = ScoreSession(
+        resolve_settings(overrides={"cache": "off"}, env={}), backend=LocalBackend()
+    )
+    by_category: Scores = defaultdict(list)
+    try:
+        for line in PAIRS.read_text(encoding="utf-8").splitlines():
+            pair = json.loads(line)
+            out = evaluate_texts(pair["expected"], pair["given"], session=session)
+            assert out.precision is not None and out.recall is not None and out.f1 is not None
+            by_category[pair["category"]].append((out.precision, out.recall, out.f1, pair))
+    finally:
+        session.close()
+    return by_category
+
+
+def _f1(scores: Scores, cat: str) -> float:
+    return mean(f1 for _, _, f1, _ in scores[cat])
+
+
+def test_identical_and_paraphrases_score_high(scores: Scores) -> None:
+    assert _f1(scores, "identical") >= 0.95
+    assert _f1(scores, "paraphrase") >= 0.85
+
+
+def test_unrelated_texts_score_low(scores: Scores) -> None:
+    assert _f1(scores, "unrelated") <= 0.15
+    assert _f1(scores, "same_topic_different_facts") <= 0.15
+
+
+@pytest.mark.parametrize("category", ["partial", "superset", "partial_plus_new"])
+def test_partial_overlaps_are_near_the_ideal(scores: Scores, category: str) -> None:
+    rows = scores[category]
+    assert mean(abs(p - pair["precision"]) for p, _, _, pair in rows) <= 0.15
+    assert mean(abs(r - pair["recall"]) for _, r, _, pair in rows) <= 0.15
+
+
+@pytest.mark.parametrize("category", ["number_changed", "name_changed", "negation"])
+def test_conflicts_score_well_below_paraphrases(scores: Scores, category: str) -> None:
+    assert _f1(scores, category) <= _f1(scores, "paraphrase") - 0.25
