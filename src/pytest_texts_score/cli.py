@@ -13,7 +13,9 @@ Exit codes: 0 scored; 2 bad input (missing file, empty text, unknown option, bad
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -392,11 +394,18 @@ def main(
         return _fail(EXIT_BAD_INPUT, str(exc))
     except JudgeError as exc:
         return _fail(EXIT_JUDGE_FAILED, f"the judge failed: {exc}")
-    if args.json:
-        json.dump(outcome_dict(outcome, expected, given), stdout, indent=2)
-        stdout.write("\n")
-    else:
-        render(outcome, expected, given, stdout)
+    try:
+        if args.json:
+            json.dump(outcome_dict(outcome, expected, given), stdout, indent=2)
+            stdout.write("\n")
+        else:
+            render(outcome, expected, given, stdout)
+        stdout.flush()
+    except BrokenPipeError:
+        # The reader left early (`| head`): not an error of ours; keep Python from
+        # complaining again when it flushes stdout at exit.
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_OK
 
 

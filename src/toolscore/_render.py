@@ -202,5 +202,8 @@ def render_result(
         f"redundant rate {result.redundant_rate:.3f}, "
         f"required-call recall {result.required_call_recall:.3f}."
     )
-    lines.append(f"Hint: {hint or _hint(result)}")
+    perfect = result.score >= 1.0 and not problems
+    # A clean pass needs no advice; anything short of perfect gets the one most useful hint.
+    if hint or not perfect:
+        lines.append(f"Hint: {hint or _hint(result)}")
     return "\n".join(lines)
