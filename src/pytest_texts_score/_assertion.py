@@ -155,6 +155,32 @@ def _run(
         raise TextsAssertionError(message, score=score, low=low, high=high, outcome=scored)
 
 
+def _run_once(
+    function: str,
+    metric: str,
+    alias: str | None,
+    expected: str,
+    given: str,
+    bounds: tuple[float, float],
+    retry_on_error: bool,
+) -> None:
+    """A single-run assertion (one question set, answered once) on checked input."""
+    __tracebackhide__ = True
+    _run(
+        function=function,
+        metric=metric,
+        alias=alias,
+        agg=None,
+        expected=expected,
+        given=given,
+        low=bounds[0],
+        high=bounds[1],
+        question_runs=1,
+        answer_runs=1,
+        retry_on_error=retry_on_error,
+    )
+
+
 def expect_range(
     metric: str,
     function: str,
@@ -172,19 +198,7 @@ def expect_range(
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
     low, high = v.check_range(min_score, max_score, v.MINIMAL_EXPECTED_MAX_DELTA, skip_warnings)
-    _run(
-        function=function,
-        metric=metric,
-        alias=alias,
-        agg=None,
-        expected=expected,
-        given=given,
-        low=low,
-        high=high,
-        question_runs=1,
-        answer_runs=1,
-        retry_on_error=retry_on_error,
-    )
+    _run_once(function, metric, alias, expected, given, (low, high), retry_on_error)
 
 
 def expect_equal(
@@ -204,19 +218,7 @@ def expect_equal(
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
     low, high = v.check_target(target, max_delta, v.MINIMAL_EXPECTED_MAX_DELTA, skip_warnings)
-    _run(
-        function=function,
-        metric=metric,
-        alias=alias,
-        agg=None,
-        expected=expected,
-        given=given,
-        low=low,
-        high=high,
-        question_runs=1,
-        answer_runs=1,
-        retry_on_error=retry_on_error,
-    )
+    _run_once(function, metric, alias, expected, given, (low, high), retry_on_error)
 
 
 def agg_bound(

@@ -79,6 +79,24 @@ def _advice(exc: BaseException, path: Path | None, timeout: float) -> str:
     )
 
 
+def _encode(value: Any) -> str | None:
+    """The stored form of a reply, or None when JSON cannot hold it faithfully (NaN, objects)."""
+    try:
+        return json.dumps(value, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return None  # not storable; the caller still has the reply
+
+
+def _decode(row: Any) -> Any | None:
+    """The reply in a fetched row; a missing row or one we cannot read is a miss (None)."""
+    if row is None:
+        return None
+    try:
+        return json.loads(row[0])
+    except (TypeError, ValueError):
+        return None  # the next put replaces it
+
+
 class JudgeCache:
     """Judge replies on disk, keyed by :func:`scorekit.judges._keys.reply_key`.
 
@@ -129,19 +147,13 @@ class JudgeCache:
             except sqlite3.Error as exc:
                 self._give_up(exc, "reading")
                 return None
-        if row is None:
-            return None
-        try:
-            return json.loads(row[0])
-        except (TypeError, ValueError):
-            return None  # a value we cannot read is a miss; the next put replaces it
+        return _decode(row)
 
     def put(self, key: str, value: Any) -> None:
         """Store ``value`` (JSON-serialisable) under ``key``; never raises."""
-        try:
-            blob = json.dumps(value, allow_nan=False, separators=(",", ":"))
-        except (TypeError, ValueError):
-            return  # not a reply we can store faithfully; the caller has it anyway
+        blob = _encode(value)
+        if blob is None:
+            return
         with self._lock:
             conn = self._connection()
             if conn is None:
@@ -167,9 +179,8 @@ class JudgeCache:
             ...     cache.put_if_absent("k", [1.0]), cache.put_if_absent("k", [0.0])
             ([1.0], [1.0])
         """
-        try:
-            blob = json.dumps(value, allow_nan=False, separators=(",", ":"))
-        except (TypeError, ValueError):
+        blob = _encode(value)
+        if blob is None:
             return None
         with self._lock:
             conn = self._connection()
@@ -184,12 +195,7 @@ class JudgeCache:
             except sqlite3.Error as exc:
                 self._give_up(exc, "writing to")
                 return None
-        if row is None:
-            return None
-        try:
-            return json.loads(row[0])
-        except (TypeError, ValueError):
-            return None
+        return _decode(row)
 
     def count(self) -> int:
         """Number of stored replies (0 when the cache is unusable).

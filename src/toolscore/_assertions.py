@@ -6,10 +6,13 @@ import inspect
 import math
 import time
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolscore._evaluate import evaluate
 from toolscore._result import SCALAR_FIELDS, EvaluationResult
+
+if TYPE_CHECKING:
+    from scorekit.report import ToolScoreRow
 
 __all__ = [
     "ToolScoreAssertionError",
@@ -18,6 +21,7 @@ __all__ = [
     "check_min_score",
     "check_response",
     "record_row",
+    "score_row",
     "test_agent",
     "test_agent_async",
 ]
@@ -60,23 +64,47 @@ def record_row(
     seconds: float,
 ) -> None:
     """Add a report row to the active session's recorder (no-op outside a session)."""
-    from scorekit.report import ToolScoreRow, active_recorder
+    from scorekit.report import active_recorder
 
     recorder = active_recorder()
     if recorder is None:
         return
     recorder.add(
-        ToolScoreRow(
+        score_row(
+            result,
             test_id=None,
             function=function,
-            score=result.score,
             threshold=threshold,
-            outcome="passed" if passed else "failed",
-            metrics={name: getattr(result, name) for name in SCALAR_FIELDS},
-            missing=[m["tool"] for m in result.missing_calls],
-            extra=[x["tool"] for x in result.extra_calls],
+            passed=passed,
             seconds=seconds,
         )
+    )
+
+
+def score_row(
+    result: EvaluationResult,
+    *,
+    test_id: str | None,
+    function: str,
+    threshold: float | None,
+    passed: bool,
+    seconds: float = 0.0,
+    details: dict[str, Any] | None = None,
+) -> ToolScoreRow:
+    """The report row of one evaluation (``details``: the full result, for file reports)."""
+    from scorekit.report import ToolScoreRow
+
+    return ToolScoreRow(
+        test_id=test_id,
+        function=function,
+        score=result.score,
+        threshold=threshold,
+        outcome="passed" if passed else "failed",
+        metrics={name: getattr(result, name) for name in SCALAR_FIELDS},
+        missing=[c["tool"] for c in result.missing_calls],
+        extra=[c["tool"] for c in result.extra_calls],
+        seconds=seconds,
+        details={} if details is None else details,
     )
 
 
@@ -148,6 +176,29 @@ def _is_async_callable(agent: Any) -> bool:
     return call is not None and inspect.iscoroutinefunction(call)
 
 
+def _agent_threshold(agent: Any, min_score: float | None) -> float | None:
+    """Check ``min_score``, then that ``agent`` is callable; return the threshold."""
+    threshold = None if min_score is None else check_min_score(min_score)
+    if not callable(agent):
+        raise TypeError(f"agent must be callable, got {type(agent).__name__}")
+    return threshold
+
+
+def _score_response(
+    function: str,
+    response: Any,
+    expected: list[dict[str, Any]],
+    weights: Mapping[str, float] | None,
+    strict: bool,
+    threshold: float | None,
+    started: float,
+) -> EvaluationResult:
+    __tracebackhide__ = True
+    check_response(response)
+    result = evaluate(expected, response, weights=weights, strict=strict)
+    return _decide(function, result, threshold, started)
+
+
 def test_agent(
     agent: Callable[..., Any],
     input: str,
@@ -180,9 +231,7 @@ def test_agent(
     """
     __tracebackhide__ = True
     started = time.perf_counter()
-    threshold = None if min_score is None else check_min_score(min_score)
-    if not callable(agent):
-        raise TypeError(f"agent must be callable, got {type(agent).__name__}")
+    threshold = _agent_threshold(agent, min_score)
     if _is_async_callable(agent):
         raise TypeError("agent is an async function; use toolscore.test_agent_async instead")
     response = agent(input)
@@ -190,9 +239,7 @@ def test_agent(
         if inspect.iscoroutine(response):
             response.close()
         raise TypeError("agent returned an awaitable; use toolscore.test_agent_async instead")
-    check_response(response)
-    result = evaluate(expected, response, weights=weights, strict=strict)
-    return _decide("test_agent", result, threshold, started)
+    return _score_response("test_agent", response, expected, weights, strict, threshold, started)
 
 
 test_agent.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
@@ -217,15 +264,13 @@ async def test_agent_async(
     """
     __tracebackhide__ = True
     started = time.perf_counter()
-    threshold = None if min_score is None else check_min_score(min_score)
-    if not callable(agent):
-        raise TypeError(f"agent must be callable, got {type(agent).__name__}")
+    threshold = _agent_threshold(agent, min_score)
     response = agent(input)
     if inspect.isawaitable(response):
         response = await response
-    check_response(response)
-    result = evaluate(expected, response, weights=weights, strict=strict)
-    return _decide("test_agent_async", result, threshold, started)
+    return _score_response(
+        "test_agent_async", response, expected, weights, strict, threshold, started
+    )
 
 
 test_agent_async.__test__ = False  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from toolscore._align import align
 from toolscore._calls import actual_calls, expected_calls
 from toolscore._result import EvaluationResult, letter_grade
 from toolscore._weights import resolve_weights
-from toolscore.metrics._tools import selection_accuracy, sequence_accuracy, tool_prf
+from toolscore.metrics._tools import selection_accuracy, sequence_accuracy
 from toolscore.metrics.arguments import prf
 
 __all__ = ["evaluate", "evaluate_calls"]
@@ -97,7 +97,8 @@ def _evaluate(
     e_tools, a_tools = gold.tools, trace.tools
 
     n_pairs = len(alignment.pairs)
-    tool_p, tool_r, tool_f = tool_prf(n_pairs, len(gold), len(trace))
+    # Tool names count like argument units: aligned pairs agree, each side its calls.
+    tool_p, tool_r, tool_f = prf(n_pairs, len(gold), len(trace))
     arg_p, arg_r, arg_f = prf(alignment.agree, alignment.expected_units, alignment.actual_units)
     redundant = len(alignment.extra) / len(trace) if trace else 0.0
     satisfied = sum(

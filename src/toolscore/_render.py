@@ -30,6 +30,15 @@ def format_call(tool: str, args: dict[str, Any] | None) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
+def _unpaired_lines(title: str, meaning: str, side: str, calls: list[dict[str, Any]]) -> list[str]:
+    """``Missing calls (2), expected but never made:`` and one line per call (or ``none``)."""
+    if not calls:
+        return [f"{title} calls: none."]
+    return [f"{title} calls ({len(calls)}), {meaning}:"] + [
+        f"  - {format_call(c['tool'], c['args'])} ({side} call #{c['index'] + 1})" for c in calls
+    ]
+
+
 def _pair_lines(result: EvaluationResult, pair: PairDetail, number: int) -> list[str]:
     e_args = result.gold.args[pair.expected_index]
     a_args = result.trace.args[pair.actual_index]
@@ -175,25 +184,11 @@ def render_result(
             lines.append(
                 f"  ... and {hidden} more expected call(s) matched with all arguments agreeing."
             )
-    missing = result.missing_calls
     lines.append("")
-    if missing:
-        lines.append(f"Missing calls ({len(missing)}), expected but never made:")
-        lines.extend(
-            f"  - {format_call(m['tool'], m['args'])} (expected call #{m['index'] + 1})"
-            for m in missing
-        )
-    else:
-        lines.append("Missing calls: none.")
-    extra = result.extra_calls
-    if extra:
-        lines.append(f"Extra calls ({len(extra)}), made but not expected:")
-        lines.extend(
-            f"  - {format_call(x['tool'], x['args'])} (actual call #{x['index'] + 1})"
-            for x in extra
-        )
-    else:
-        lines.append("Extra calls: none.")
+    lines.extend(
+        _unpaired_lines("Missing", "expected but never made", "expected", result.missing_calls)
+    )
+    lines.extend(_unpaired_lines("Extra", "made but not expected", "actual", result.extra_calls))
     lines.append("")
     threshold = f" (required: {min_score:.2f})" if min_score is not None else ""
     lines.append(

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from toolscore._align import Alignment
 from toolscore._calls import CallList
 from toolscore._compare import values_match
@@ -14,19 +15,7 @@ from toolscore.adapters.base import ToolCall
 
 __all__ = ["ArgumentDetail", "EvaluationResult", "PairDetail", "letter_grade"]
 
-SCALAR_FIELDS = (
-    "score",
-    "selection_accuracy",
-    "tool_precision",
-    "tool_recall",
-    "tool_f1",
-    "argument_precision",
-    "argument_recall",
-    "argument_f1",
-    "sequence_accuracy",
-    "redundant_rate",
-    "required_call_recall",
-)
+SCALAR_FIELDS = TOOL_METRIC_NAMES  # the attributes below that reports show, in order
 
 
 def letter_grade(score: float) -> str:

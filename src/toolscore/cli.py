@@ -149,19 +149,14 @@ def _evaluate(
 
 
 def _row(result: EvaluationResult, trace: str, threshold: float | None, cmd: str) -> ToolScoreRow:
-    from scorekit.report import ToolScoreRow
-    from toolscore._result import SCALAR_FIELDS
+    from toolscore._assertions import score_row
 
-    passed = threshold is None or result.score >= threshold
-    return ToolScoreRow(
+    return score_row(
+        result,
         test_id=trace,
         function=f"toolscore {cmd}",
-        score=result.score,
         threshold=threshold,
-        outcome="passed" if passed else "failed",
-        metrics={name: getattr(result, name) for name in SCALAR_FIELDS},
-        missing=[c["tool"] for c in result.missing_calls],
-        extra=[c["tool"] for c in result.extra_calls],
+        passed=threshold is None or result.score >= threshold,
         details=result.to_dict(),
     )
 

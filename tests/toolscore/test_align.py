@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from toolscore import ANY, OneOf, Regex
-from toolscore._align import align, args_key
+from toolscore._align import Alignment, align, args_key
 from toolscore._assignment import solve_assignment
 from toolscore.metrics.arguments import count_pair
 
@@ -40,6 +40,19 @@ def test_assignment_solver_handles_empty_input() -> None:
     assert solve_assignment(np.zeros((0, 3))) == []
 
 
+def _align_dicts(
+    expected: list[dict[str, Any]], actual: list[dict[str, Any]], named_only: bool = False
+) -> Alignment:
+    """``align`` on ``{"tool", "args"}`` dicts."""
+    return align(
+        [c["tool"] for c in expected],
+        [c["args"] for c in expected],
+        [c["tool"] for c in actual],
+        [c["args"] for c in actual],
+        named_only=named_only,
+    )
+
+
 def _plain_optimum(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> int:
     """Most agreeing units per tool, by the Hungarian method on the full matrix (no shortcuts)."""
     total = 0
@@ -66,12 +79,7 @@ def test_shortcuts_give_the_same_optimum_as_the_plain_solver() -> None:
         actual = [dict(c) for c in expected if rng.random() < 0.7]
         actual += [{"tool": rng.choice("pq"), "args": rand_args()} for _ in range(n // 3)]
         rng.shuffle(actual)
-        result = align(
-            [c["tool"] for c in expected],
-            [c["args"] for c in expected],
-            [c["tool"] for c in actual],
-            [c["args"] for c in actual],
-        )
+        result = _align_dicts(expected, actual)
         assert result.agree == _plain_optimum(expected, actual)
         for (i, j), count in zip(result.pairs, result.counts, strict=True):
             assert count == count_pair(expected[i]["args"], actual[j]["args"])
@@ -91,12 +99,7 @@ def test_matchers_take_the_exact_pairwise_path() -> None:
             {"tool": "t", "args": {k: rng.choice(values) for k in rng.sample("xy", 2)}}
             for _ in range(rng.randint(1, 5))
         ]
-        result = align(
-            [c["tool"] for c in expected],
-            [c["args"] for c in expected],
-            [c["tool"] for c in actual],
-            [c["args"] for c in actual],
-        )
+        result = _align_dicts(expected, actual)
         assert result.agree == _plain_optimum(expected, actual)
 
 
@@ -122,13 +125,7 @@ def test_named_only_counts_match_the_pairwise_rule() -> None:
             {"tool": "t", "args": {k: rng.randint(0, 2) for k in rng.sample("abc", 2)}}
             for _ in range(rng.randint(2, 12))
         ]
-        result = align(
-            [c["tool"] for c in expected],
-            [c["args"] for c in expected],
-            [c["tool"] for c in actual],
-            [c["args"] for c in actual],
-            named_only=True,
-        )
+        result = _align_dicts(expected, actual, named_only=True)
         for (i, j), count in zip(result.pairs, result.counts, strict=True):
             assert count == count_pair(expected[i]["args"], actual[j]["args"], named_only=True)
 
@@ -143,12 +140,7 @@ def test_matchers_on_a_long_single_tool_trace() -> None:
         {"tool": "search", "args": {"id": f"q{i}", "ts": i * 1.5, "page": i % 10 if i % 7 else 99}}
         for i in range(n)
     ][1:]
-    result = align(
-        [c["tool"] for c in expected],
-        [c["args"] for c in expected],
-        [c["tool"] for c in actual],
-        [c["args"] for c in actual],
-    )
+    result = _align_dicts(expected, actual)
     changed = len([i for i in range(1, n) if i % 7 == 0])
     assert result.agree == 3 * (n - 1) - changed
     assert result.missing == [0]

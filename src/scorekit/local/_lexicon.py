@@ -71,6 +71,7 @@ def vocabulary() -> frozenset[str]:
     return frozenset(w for w in data["model"]["vocab"] if w.isalpha())
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light suffix-stripping stem, enough to match ``charges``/``charged``/``charge``."""
     w = word.lower().replace("’", "'")

@@ -34,7 +34,10 @@ _TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
 MAX_TOKENS = 256
 #: Fixed thread counts: results do not depend on the machine's core count.
 _INTRA_OP_THREADS = 2
-_BATCH = 32
+#: Padding (in tokens, over the whole batch) worth accepting to save one model run.
+_RUN_COST_TOKENS = 16
+#: Most tokens (rows times width) in one model run: bounds memory on long texts.
+_BATCH_TOKENS = 4096
 _CACHE_ENTRIES = 8192
 
 FloatArray = npt.NDArray[np.float32]
@@ -122,6 +125,14 @@ def verify(model: ModelFile) -> None:
         _verified[key] = True
 
 
+class _Pending:
+    """A vector another thread is computing right now."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.vector: FloatArray | None = None
+
+
 class Encoder:
     """Sentence vectors from one loaded model. Thread-safe; remembers recent vectors.
 
@@ -135,45 +146,79 @@ class Encoder:
         self._inputs = {i.name for i in session.get_inputs()}
         self._cache: OrderedDict[str, FloatArray] = OrderedDict()
         self._lock = threading.Lock()
+        # Both sides of a pair are answered at once and share many texts: a text one thread is
+        # computing is waited for, not computed twice.
+        self._pending: dict[str, _Pending] = {}
+        # One model run at a time: each run already uses every intra-op thread.
+        self._run_lock = threading.Lock()
         self.dim = 0
 
     def embed(self, texts: Sequence[str]) -> FloatArray:
         """Unit-length vectors, one row per text (an empty sequence gives shape ``(0, dim)``)."""
         found: dict[str, FloatArray] = {}
+        waiting: dict[str, _Pending] = {}
+        mine: dict[str, _Pending] = {}
         with self._lock:
             for text in texts:
+                if text in found or text in waiting or text in mine:
+                    continue
                 vec = self._cache.get(text)
                 if vec is not None:
                     self._cache.move_to_end(text)
                     found[text] = vec
-        missing = sorted({t for t in texts if t not in found}, key=len)
-        for start in range(0, len(missing), _BATCH):
-            chunk = missing[start : start + _BATCH]
-            vectors = self._encode(chunk)
+                elif text in self._pending:
+                    waiting[text] = self._pending[text]
+                else:
+                    mine[text] = self._pending[text] = _Pending()
+        try:
+            if mine:
+                self._compute(sorted(mine), found)
+        finally:
             with self._lock:
-                for text, vec in zip(chunk, vectors, strict=True):
-                    found[text] = vec
-                    self._cache[text] = vec
-                    self._cache.move_to_end(text)
-                while len(self._cache) > _CACHE_ENTRIES:
-                    self._cache.popitem(last=False)
+                for text, pending in mine.items():
+                    pending.vector = found.get(text)
+                    del self._pending[text]
+                    pending.done.set()
+        for text, pending in waiting.items():
+            pending.done.wait()
+            if pending.vector is None:  # its thread failed: try here, to raise its error
+                self._compute([text], found)
+            else:
+                found[text] = pending.vector
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         return np.stack([found[t] for t in texts])
 
-    def _encode(self, texts: list[str]) -> FloatArray:
+    def _compute(self, texts: list[str], found: dict[str, FloatArray]) -> None:
+        """Run the model on ``texts``; put their vectors in ``found`` and in the cache."""
         encodings = self._tokenizer.encode_batch(texts)
-        width = max(len(e.ids) for e in encodings)
-        ids = np.zeros((len(texts), width), dtype=np.int64)
-        mask = np.zeros((len(texts), width), dtype=np.int64)
-        for row, enc in enumerate(encodings):
-            ids[row, : len(enc.ids)] = enc.ids
-            mask[row, : len(enc.ids)] = 1
+        for batch in _batches([len(e.ids) for e in encodings]):
+            vectors = self._run([encodings[i].ids for i in batch])
+            with self._lock:
+                for i, vec in zip(batch, vectors, strict=True):
+                    found[texts[i]] = vec
+                    self._cache[texts[i]] = vec
+                    self._cache.move_to_end(texts[i])
+                while len(self._cache) > _CACHE_ENTRIES:
+                    self._cache.popitem(last=False)
+
+    def _encode(self, texts: list[str]) -> FloatArray:
+        """Vectors of ``texts`` in one model run (no cache)."""
+        return self._run([e.ids for e in self._tokenizer.encode_batch(texts)])
+
+    def _run(self, rows: Sequence[Sequence[int]]) -> FloatArray:
+        width = max(len(r) for r in rows)
+        ids = np.zeros((len(rows), width), dtype=np.int64)
+        mask = np.zeros((len(rows), width), dtype=np.int64)
+        for row, tokens in enumerate(rows):
+            ids[row, : len(tokens)] = tokens
+            mask[row, : len(tokens)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
         try:
-            states = self._session.run(None, feeds)[0]
+            with self._run_lock:
+                states = self._session.run(None, feeds)[0]
         except Exception as exc:  # onnxruntime raises its own exception types
             raise JudgeConfigError(
                 f"the local judge's model {self.path} failed to run: {_first_line(exc)}"
@@ -191,6 +236,31 @@ class Encoder:
         vectors: FloatArray = (pooled / norms).astype(np.float32)
         self.dim = vectors.shape[1]
         return vectors
+
+
+def _batches(lengths: Sequence[int]) -> list[list[int]]:
+    """Indices of ``lengths`` grouped into model runs, shortest first, with little padding.
+
+    A text joins the running batch unless the padding it adds to the rows already there costs
+    more than a run of its own (``_RUN_COST_TOKENS``) or the batch would exceed
+    ``_BATCH_TOKENS``. A vector does not depend on its batch or its padding (the checks in
+    tests/scorekit/test_local_backend.py recompute vectors in other batches), so grouping only
+    changes speed.
+    """
+    order = sorted(range(len(lengths)), key=lambda i: (lengths[i], i))
+    out: list[list[int]] = []
+    width = 0
+    for i in order:
+        size = lengths[i]
+        if out and (
+            len(out[-1]) * (size - width) <= _RUN_COST_TOKENS
+            and (len(out[-1]) + 1) * size <= _BATCH_TOKENS
+        ):
+            out[-1].append(i)
+        else:
+            out.append([i])
+        width = size
+    return out
 
 
 def _first_line(exc: BaseException) -> str:

@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from scorekit.report._document import report_document
 from scorekit.report._rows import TextScoreRow, ToolScoreRow
 from scorekit.report._totals import judge_totals, run_scores, split_rows, spread
@@ -21,19 +22,6 @@ from scorekit.report._totals import judge_totals, run_scores, split_rows, spread
 Row = TextScoreRow | ToolScoreRow
 
 _TEXT_LIMIT = 20_000
-_METRIC_KEYS = (
-    "score",
-    "selection_accuracy",
-    "tool_precision",
-    "tool_recall",
-    "tool_f1",
-    "argument_precision",
-    "argument_recall",
-    "argument_f1",
-    "sequence_accuracy",
-    "redundant_rate",
-    "required_call_recall",
-)
 
 _CSS = """
 :root{--ok:#1a7f37;--bad:#c62828;--err:#8250df;--mut:#57606a;--bg:#fff;--fg:#1f2328;
@@ -257,7 +245,9 @@ def _tool_article(row: ToolScoreRow, index: int) -> str:
         + ([("time", _e(f"{row.seconds:.2f} s"))] if row.seconds else [])
     )
     metrics = [
-        (k, row.metrics[k]) for k in _METRIC_KEYS if isinstance(row.metrics.get(k), (int, float))
+        (k, row.metrics[k])
+        for k in TOOL_METRIC_NAMES
+        if isinstance(row.metrics.get(k), (int, float))
     ]
     table = ""
     if metrics:

@@ -6,9 +6,9 @@ Kept free of pytest so it can be tested, and reused by command lines, on plain r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from scorekit.report._rows import TextScoreRow, ToolScoreRow
 from scorekit.report._totals import (
@@ -20,6 +20,7 @@ from scorekit.report._totals import (
 )
 
 Row = TextScoreRow | ToolScoreRow
+_R = TypeVar("_R", TextScoreRow, ToolScoreRow)
 
 TEXTS_TITLE = "text scores (pytest_texts_score)"
 TOOLS_TITLE = "tool-call scores (toolscore)"
@@ -82,6 +83,17 @@ def _text_score(row: TextScoreRow) -> str:
     return f"{row.score:.3f}"
 
 
+def _with_details(
+    lines: list[str], rows: Sequence[_R], details: Callable[[_R], list[str]]
+) -> list[str]:
+    """The table (header first) with each row's line followed by its detail lines."""
+    out = [lines[0]]
+    for line, row in zip(lines[1:], rows, strict=True):
+        out.append(line)
+        out.extend(details(row))
+    return out
+
+
 def _text_lines(rows: list[TextScoreRow], verbosity: int, width: int) -> list[str]:
     table_rows = []
     for row in rows:
@@ -101,11 +113,7 @@ def _text_lines(rows: list[TextScoreRow], verbosity: int, width: int) -> list[st
     if verbosity < 1:
         return lines
     # -v: each row followed by its runs, error and the evidence that cost points.
-    out = [lines[0]]
-    for line, row in zip(lines[1:], rows, strict=True):
-        out.append(line)
-        out.extend(_text_details(row))
-    return out
+    return _with_details(lines, rows, _text_details)
 
 
 def _text_details(row: TextScoreRow) -> list[str]:
@@ -156,13 +164,13 @@ def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int) -> list[st
     lines = _table(header, table_rows, width)
     if verbosity < 1:
         return lines
-    out = [lines[0]]
-    for line, row in zip(lines[1:], rows, strict=True):
-        out.append(line)
-        values = [(k, row.metrics.get(k)) for k in _METRICS_SHOWN]
-        shown = [f"{k} {v:.3f}" for k, v in values if isinstance(v, (int, float))]
-        out.append("    " + ", ".join([row.function, *shown]))
-    return out
+    return _with_details(lines, rows, _tool_details)
+
+
+def _tool_details(row: ToolScoreRow) -> list[str]:
+    values = [(k, row.metrics.get(k)) for k in _METRICS_SHOWN]
+    shown = [f"{k} {v:.3f}" for k, v in values if isinstance(v, (int, float))]
+    return ["    " + ", ".join([row.function, *shown])]
 
 
 def _mean_score(rows: Sequence[ToolScoreRow]) -> str:

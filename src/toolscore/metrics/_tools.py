@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["selection_accuracy", "sequence_accuracy", "tool_prf"]
+__all__ = ["selection_accuracy", "sequence_accuracy"]
 
 
 def selection_accuracy(expected_tools: Sequence[str], actual_tools: Sequence[str]) -> float:
@@ -17,16 +17,6 @@ def selection_accuracy(expected_tools: Sequence[str], actual_tools: Sequence[str
     wanted = set(expected_tools)
     hits = sum(1 for tool in actual_tools if tool in wanted)
     return hits / len(actual_tools)
-
-
-def tool_prf(n_pairs: int, n_expected: int, n_actual: int) -> tuple[float, float, float]:
-    """Multiset precision, recall and F1 of tool names (pairs = aligned calls)."""
-    precision = n_pairs / n_actual if n_actual else 1.0
-    recall = n_pairs / n_expected if n_expected else 1.0
-    if n_pairs == n_expected == n_actual:
-        return 1.0, 1.0, 1.0
-    total = precision + recall
-    return precision, recall, (2 * precision * recall / total if total else 0.0)
 
 
 def sequence_accuracy(expected_tools: Sequence[str], actual_tools: Sequence[str]) -> float:
