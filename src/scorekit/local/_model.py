@@ -13,6 +13,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,12 +33,15 @@ _TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
 
 #: Longest input the model was trained on (sentence-transformers' max_seq_length).
 MAX_TOKENS = 256
-#: Fixed thread counts: results do not depend on the machine's core count.
-_INTRA_OP_THREADS = 2
+#: Fixed thread counts: results do not depend on the machine's core count. Each model run is
+#: single-threaded (a vector never depends on how work is split) and two runs go at once, which
+#: keeps two cores busier than two threads inside one small run.
+_INTRA_OP_THREADS = 1
+_WORKERS = 2
 #: Padding (in tokens, over the whole batch) worth accepting to save one model run.
-_RUN_COST_TOKENS = 16
+_RUN_COST_TOKENS = 8
 #: Most tokens (rows times width) in one model run: bounds memory on long texts.
-_BATCH_TOKENS = 4096
+_BATCH_TOKENS = 1024
 _CACHE_ENTRIES = 8192
 
 FloatArray = npt.NDArray[np.float32]
@@ -149,8 +153,8 @@ class Encoder:
         # Both sides of a pair are answered at once and share many texts: a text one thread is
         # computing is waited for, not computed twice.
         self._pending: dict[str, _Pending] = {}
-        # One model run at a time: each run already uses every intra-op thread.
-        self._run_lock = threading.Lock()
+        # Model runs of every thread go through these workers, so at most _WORKERS run at once.
+        self._pool: ThreadPoolExecutor | None = None
         self.dim = 0
 
     def embed(self, texts: Sequence[str]) -> FloatArray:
@@ -192,8 +196,13 @@ class Encoder:
     def _compute(self, texts: list[str], found: dict[str, FloatArray]) -> None:
         """Run the model on ``texts``; put their vectors in ``found`` and in the cache."""
         encodings = self._tokenizer.encode_batch(texts)
-        for batch in _batches([len(e.ids) for e in encodings]):
-            vectors = self._run([encodings[i].ids for i in batch])
+        batches = _batches([len(e.ids) for e in encodings])
+        if len(batches) == 1 and len(batches[0]) > 1:  # two halves keep both workers busy
+            half = (len(batches[0]) + 1) // 2
+            batches = [batches[0][:half], batches[0][half:]]
+        runs = [self._workers().submit(self._run, [encodings[i].ids for i in b]) for b in batches]
+        for batch, run in zip(batches, runs, strict=True):
+            vectors = run.result()
             with self._lock:
                 for i, vec in zip(batch, vectors, strict=True):
                     found[texts[i]] = vec
@@ -201,6 +210,12 @@ class Encoder:
                     self._cache.move_to_end(texts[i])
                 while len(self._cache) > _CACHE_ENTRIES:
                     self._cache.popitem(last=False)
+
+    def _workers(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(_WORKERS, thread_name_prefix="scorekit-local")
+            return self._pool
 
     def _encode(self, texts: list[str]) -> FloatArray:
         """Vectors of ``texts`` in one model run (no cache)."""
@@ -217,8 +232,7 @@ class Encoder:
         if "token_type_ids" in self._inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
         try:
-            with self._run_lock:
-                states = self._session.run(None, feeds)[0]
+            states = self._session.run(None, feeds)[0]
         except Exception as exc:  # onnxruntime raises its own exception types
             raise JudgeConfigError(
                 f"the local judge's model {self.path} failed to run: {_first_line(exc)}"
