@@ -32,8 +32,8 @@ def _support(judge: LocalBackend, text: str, statement: str) -> float:
 def test_questions_are_readable_and_one_per_statement(judge: LocalBackend) -> None:
     qs = judge.make_questions("The tower opened in 1889. It is 330 metres tall.")
     assert qs == [
-        "Does the text state that The tower opened in 1889?",
-        "Does the text state that It is 330 metres tall?",
+        "Does the text state that the tower opened in 1889?",
+        "Does the text state that it is 330 metres tall?",
     ]
 
 

@@ -41,7 +41,7 @@ def test_text_output_shows_scores_and_evidence(files: tuple[str, str]) -> None:
     assert "recall 0." in out and "F1 0." in out and "judge: local" in out
     assert "Recall: questions from EXPECTED, answered from GIVEN" in out
     assert "Precision: questions from GIVEN, answered from EXPECTED" in out
-    assert "Does the text state that The crossing takes 90 minutes?" in out
+    assert "Does the text state that the crossing takes 90 minutes?" in out
 
 
 def test_json_output(files: tuple[str, str]) -> None:
@@ -52,8 +52,8 @@ def test_json_output(files: tuple[str, str]) -> None:
     assert doc["expected"] == files[0]
     assert 0.0 <= doc["f1"] < 1.0
     answers = {(e["side"], e["question"]): e["answer"] for e in doc["evidence"]}
-    assert answers[("recall", "Does the text state that The ferry runs twice a day?")] > 0.8
-    assert answers[("recall", "Does the text state that The crossing takes 40 minutes?")] < 0.2
+    assert answers[("recall", "Does the text state that the ferry runs twice a day?")] > 0.8
+    assert answers[("recall", "Does the text state that the crossing takes 40 minutes?")] < 0.2
     assert {e["side"] for e in doc["evidence"]} == {"precision", "recall"}
 
 

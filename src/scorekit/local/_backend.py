@@ -32,7 +32,7 @@ class LocalBackend:
         >>> judge = LocalBackend()
         >>> qs = judge.make_questions("The tower was completed in 1889.")
         >>> qs
-        ['Does the text state that The tower was completed in 1889?']
+        ['Does the text state that the tower was completed in 1889?']
         >>> judge.answer_questions("It was finished in 1887.", qs)[0] < 0.5
         True
     """

@@ -18,6 +18,14 @@ __all__ = [
 ]
 
 _PREFIX = "Does the text state that "
+_LOWER_STARTS = frozenset(
+    w.capitalize()
+    for w in (
+        "a an the this that these those it its they their there he his she her we our you your"
+        " in on at for with after before during since until from by of to as each every all"
+        " some most many several both no one when while if once"
+    ).split()
+)
 _SUFFIX = "?"
 
 #: Words after which a full stop does not end a sentence.
@@ -151,6 +159,11 @@ def question_for(statement: str) -> str:
         >>> question_for("Bikes ride free")
         'Does the text state that Bikes ride free?'
     """
+    first, sep, rest = statement.partition(" ")
+    if first in _LOWER_STARTS:
+        # "that the release fixes ...", not "that The release fixes ..."; names keep their
+        # capital (only function words are lowered, and the model is uncased anyway).
+        statement = first.lower() + sep + rest
     return f"{_PREFIX}{statement}{_SUFFIX}"
 
 
