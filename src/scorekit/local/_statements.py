@@ -20,11 +20,57 @@ __all__ = [
 _PREFIX = "Does the text state that "
 _LOWER_STARTS = frozenset(
     w.capitalize()
-    for w in (
-        "a an the this that these those it its they their there he his she her we our you your"
-        " in on at for with after before during since until from by of to as each every all"
-        " some most many several both no one when while if once"
-    ).split()
+    for w in [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "they",
+        "their",
+        "there",
+        "he",
+        "his",
+        "she",
+        "her",
+        "we",
+        "our",
+        "you",
+        "your",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "after",
+        "before",
+        "during",
+        "since",
+        "until",
+        "from",
+        "by",
+        "of",
+        "to",
+        "as",
+        "each",
+        "every",
+        "all",
+        "some",
+        "most",
+        "many",
+        "several",
+        "both",
+        "no",
+        "one",
+        "when",
+        "while",
+        "if",
+        "once",
+    ]
 )
 _SUFFIX = "?"
 
