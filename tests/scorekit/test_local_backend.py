@@ -72,8 +72,11 @@ def test_same_texts_give_the_same_scores_twice(judge: LocalBackend) -> None:
         ("The current month is not refunded when you cancel.",
          "The current month is not refunded when you cancel.",
          "The current month is refunded when you cancel."),
+        ("The flight takes 90 minutes.",
+         "The flight takes 1.5 hours.", "The flight takes two hours."),
     ],
-    ids=["digits", "number-words", "names", "negation-added", "negation-removed"],
+    ids=["digits", "number-words", "names", "negation-added", "negation-removed",
+         "duration-units"],
 )  # fmt: skip
 def test_conflicts_lower_support(
     judge: LocalBackend, text: str, faithful: str, changed: str

@@ -196,9 +196,28 @@ def _quantities(tokens: list[str]) -> set[tuple[str, str]]:
         while j < len(tokens) and tokens[j].lower() in _SCALES and len(tokens[j]) > 2:
             value *= _SCALES[tokens[j].lower()]
             j += 1
-        out.add((_format(value), _unit(tokens, j, tail)))
+        unit = _unit(tokens, j, tail)
+        if unit in _DURATION_SECONDS:
+            # One scale for durations, so "90 minutes" agrees with "1.5 hours" and
+            # contradicts "two hours".
+            value, unit = value * _DURATION_SECONDS[unit], "duration"
+        out.add((_format(value), unit))
         i = j
     return out
+
+
+# Stems of duration units -> seconds (months and years vary in length: left as they are).
+_DURATION_SECONDS: dict[str, int] = {
+    "sec": 1,
+    "second": 1,
+    "min": 60,
+    "minut": 60,
+    "hr": 3600,
+    "hrs": 3600,
+    "hour": 3600,
+    "day": 86400,
+    "week": 604800,
+}
 
 
 def _sentence_starts(text: str) -> set[int]:
