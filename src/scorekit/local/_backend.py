@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 
 from scorekit.local._model import Encoder, load_encoder
 from scorekit.local._statements import question_for, statement_of, statements
 from scorekit.local._support import support
 
 __all__ = ["LocalBackend"]
+
+_ASKED_ENTRIES = 65_536
 
 
 class LocalBackend:
@@ -43,6 +47,11 @@ class LocalBackend:
     def __init__(self, model_path: str | os.PathLike[str] | None = None) -> None:
         self.model_path = None if model_path is None else str(model_path)
         self._encoder: Encoder = load_encoder(self.model_path)
+        # question -> the statement exactly as the text wrote it. A question reads "that the
+        # release ...", the text said "The release ...": answering from the original string
+        # reuses the passage's cached vector instead of encoding a case variant again.
+        self._asked: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
 
     def make_questions(self, text: str) -> list[str]:
         """One question per statement of ``text`` (one per fact, as far as syntax shows it).
@@ -52,11 +61,23 @@ class LocalBackend:
         found = statements(text)
         if not found and text.strip():
             found = [" ".join(text.split())]
-        return [question_for(s) for s in found]
+        questions = [question_for(s) for s in found]
+        with self._lock:
+            for question, statement in zip(questions, found, strict=True):
+                self._asked[question] = statement
+                self._asked.move_to_end(question)
+            while len(self._asked) > _ASKED_ENTRIES:
+                self._asked.popitem(last=False)
+        return questions
 
     def answer_questions(self, text: str, questions: list[str]) -> list[float]:
         """Support in ``[0, 1]`` of each question's statement by ``text`` (4 decimals)."""
-        return support(self._encoder, text, [statement_of(q) for q in questions])
+        with self._lock:
+            found = [self._asked.get(q) for q in questions]
+        statements_ = [
+            f if f is not None else statement_of(q) for f, q in zip(found, questions, strict=True)
+        ]
+        return support(self._encoder, text, statements_)
 
     def __repr__(self) -> str:
         return f"LocalBackend(model={str(self._encoder.path)!r})"
