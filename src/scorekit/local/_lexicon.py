@@ -160,9 +160,11 @@ def _unit(tokens: list[str], j: int, tail: str) -> str:
     return ""
 
 
-def _quantities(tokens: list[str]) -> set[tuple[str, str]]:
+def _quantities(tokens: list[str], raw: set[str] | None = None) -> set[tuple[str, str]]:
     """``(value, unit)`` for numbers in digits or words; a scale word multiplies
-    (``10 million``, ``23million``); ``unit`` is what the number counts, or ``""``."""
+    (``10 million``, ``23million``); ``unit`` is what the number counts, or ``""``.
+    Durations are given in seconds (unit ``duration``); ``raw`` collects the values as
+    written too, so "25 days" still agrees with a bare "25"."""
     out: set[tuple[str, str]] = set()
     i = 0
     while i < len(tokens):
@@ -197,6 +199,8 @@ def _quantities(tokens: list[str]) -> set[tuple[str, str]]:
             value *= _SCALES[tokens[j].lower()]
             j += 1
         unit = _unit(tokens, j, tail)
+        if raw is not None:
+            raw.add(_format(value))
         if unit in _DURATION_SECONDS:
             # One scale for durations, so "90 minutes" agrees with "1.5 hours" and
             # contradicts "two hours".
@@ -264,7 +268,8 @@ def features(text: str) -> Features:
         if p not in STOPWORDS and p not in NEGATIONS and p.isalnum():
             surface.setdefault(stem(p), p)
     content = frozenset(surface)
-    quantities = _quantities(tokens)
+    as_written: set[str] = set()
+    quantities = _quantities(tokens, as_written)
     scopes = tuple(
         frozenset(
             stem(p)
@@ -279,7 +284,7 @@ def features(text: str) -> Features:
         words=frozenset(lows) | frozenset(parts),
         content=content,
         sequence=sequence,
-        numbers=frozenset(v for v, _ in quantities),
+        numbers=frozenset(v for v, _ in quantities) | frozenset(as_written),
         quantities=frozenset(quantities),
         names=frozenset(names),
         negated=negated,
