@@ -12,7 +12,7 @@ import math
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from scorekit.judges._backend import Backend, Reply, backend_identity, backend_name
@@ -25,6 +25,7 @@ from scorekit.judges._errors import (
 )
 from scorekit.judges._keys import reply_key
 from scorekit.judges._limiter import limiter
+from scorekit.judges._parse import validate_answers, validate_questions
 from scorekit.judges._stats import JudgeStats
 
 MAXIMAL_RETRY_ON_ERROR = 5
@@ -41,43 +42,6 @@ class ReplyCache(Protocol):
 def _excerpt(text: str, width: int = 60) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
-
-
-def validate_questions(value: object) -> list[str]:
-    """Check a backend's questions: a non-empty list of non-empty strings."""
-    if not isinstance(value, list) or not value:
-        raise InvalidReplyError(
-            f"the judge returned {value!r} as questions; expected a non-empty list of strings"
-        )
-    out: list[str] = []
-    for q in value:
-        if not isinstance(q, str) or not q.strip():
-            raise InvalidReplyError(
-                f"the judge returned a question that is not a non-empty string: {q!r}"
-            )
-        out.append(q.strip())
-    return out
-
-
-def validate_answers(value: object, n_questions: int) -> list[float]:
-    """Check a backend's answers: one finite number in [0, 1] per question."""
-    if not isinstance(value, (list, tuple)):
-        raise InvalidReplyError(
-            f"the judge returned {value!r} as answers; expected a list of numbers in [0, 1]"
-        )
-    if len(value) != n_questions:
-        raise InvalidReplyError(
-            f"the judge returned {len(value)} answers for {n_questions} questions"
-        )
-    out: list[float] = []
-    for a in value:
-        if isinstance(a, bool) or not isinstance(a, (int, float)):
-            raise InvalidReplyError(f"the judge returned a non-numeric answer: {a!r}")
-        f = float(a)
-        if not math.isfinite(f) or f < 0.0 or f > 1.0:
-            raise InvalidReplyError(f"the judge returned an answer outside [0, 1]: {a!r}")
-        out.append(f)
-    return out
 
 
 async def _call(method: Callable[..., Any], *args: Any) -> Any:
@@ -149,7 +113,7 @@ class Judge:
         self.deterministic = bool(getattr(backend, "deterministic", False))
         self._sleep = sleep or asyncio.sleep
         self._memo: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
-        self._in_flight: dict[str, asyncio.Future[Any]] = {}
+        self._in_flight: OrderedDict[str, asyncio.Future[Any]] = OrderedDict()
 
     # -- public -------------------------------------------------------------------------
     async def questions(self, text: str, *, run: int = 0, retry: bool = True) -> list[str]:
@@ -178,37 +142,53 @@ class Judge:
         run: tuple[int, ...],
         retry: bool,
     ) -> Any:
-        if self.deterministic:
-            # One reply serves every run with the same inputs; the memo is bounded (LRU).
-            memo_key = (kind, text, tuple(questions) if questions is not None else None)
-            fut = self._memo.get(memo_key)
-            if fut is None or (fut.done() and (fut.cancelled() or fut.exception() is not None)):
-                fut = asyncio.ensure_future(self._cached(kind, text, questions, run, retry))
-                fut.add_done_callback(_consume)
-                self._memo[memo_key] = fut
-                while len(self._memo) > self.memo_size:
-                    self._memo.popitem(last=False)
-            else:
-                self._memo.move_to_end(memo_key)
-            return await asyncio.shield(fut)
+        key = None
         if self.identity is not None and self.cache_mode != "off":
+            key = reply_key(self.identity, kind, text, questions, run)
+
+        def start() -> Coroutine[Any, Any, Any]:
+            return self._cached(kind, text, questions, run, retry, key)
+
+        if self.deterministic:
+            # One reply serves every run with the same inputs; kept in a bounded memo (LRU).
+            memo_key = (kind, text, tuple(questions) if questions is not None else None)
+            return await self._shared(self._memo, memo_key, start, keep=True)
+        if key is not None:
             # Single flight: identical requests in flight together share one judge call, so
             # the number of calls (and the reply every user of the key sees) does not depend
             # on timing.
-            key = reply_key(self.identity, kind, text, questions, run)
-            flight = self._in_flight.get(key)
-            if flight is not None:
-                return await asyncio.shield(flight)
-            flight = asyncio.ensure_future(self._cached(kind, text, questions, run, retry))
-            self._in_flight[key] = flight
+            return await self._shared(self._in_flight, key, start, keep=False)
+        return await start()
 
-            def _landed(done: asyncio.Future[Any], key: str = key) -> None:
-                self._in_flight.pop(key, None)
-                _consume(done)
+    async def _shared(
+        self,
+        table: OrderedDict[Any, asyncio.Future[Any]],
+        key: Any,
+        start: Callable[[], Coroutine[Any, Any, Any]],
+        *,
+        keep: bool,
+    ) -> Any:
+        """Await the future ``table`` holds for ``key``, starting it if there is none (or the
+        last one failed). ``keep`` leaves it there as a memo (bounded); otherwise it leaves
+        the table when it lands."""
+        fut = table.get(key)
+        if fut is None or (fut.done() and (fut.cancelled() or fut.exception() is not None)):
+            fut = asyncio.ensure_future(start())
+            table[key] = fut
+            if keep:
+                while len(table) > self.memo_size:
+                    table.popitem(last=False)
+            else:
 
-            flight.add_done_callback(_landed)
-            return await asyncio.shield(flight)
-        return await self._cached(kind, text, questions, run, retry)
+                def _landed(done: asyncio.Future[Any], k: Any = key) -> None:
+                    if table.get(k) is done:
+                        del table[k]
+
+                fut.add_done_callback(_landed)
+            fut.add_done_callback(_consume)
+        elif keep:
+            table.move_to_end(key)
+        return await asyncio.shield(fut)
 
     async def _cached(
         self,
@@ -217,11 +197,10 @@ class Judge:
         questions: list[str] | None,
         run: tuple[int, ...],
         retry: bool,
+        key: str | None,
     ) -> Any:
-        key = None
         stale = False  # an entry exists but failed validation: the new reply replaces it
-        if self.identity is not None and self.cache_mode != "off":
-            key = reply_key(self.identity, kind, text, questions, run)
+        if key is not None:
             if self.cache is not None:
                 hit = self.cache.get(key)
                 stale = hit is not None

@@ -22,7 +22,13 @@ from typing import Any
 
 from scorekit.judges._errors import InvalidReplyError
 
-__all__ = ["parse_answers", "parse_questions", "quote_reply"]
+__all__ = [
+    "parse_answers",
+    "parse_questions",
+    "quote_reply",
+    "validate_answers",
+    "validate_questions",
+]
 
 _FENCE_RE = re.compile(r"^```[A-Za-z0-9_+-]*[ \t]*\n?(?P<body>.*?)\n?[ \t]*```$", re.DOTALL)
 
@@ -80,34 +86,71 @@ def parse_questions(raw: str | None) -> list[str]:
             "the judge's questions reply is not a JSON array of strings or an object of"
             f" questions: {quote_reply(str(raw))}"
         )
-    if not items:
+    return validate_questions(items, f": {quote_reply(str(raw))}")
+
+
+def validate_questions(value: object, quoted: str = "") -> list[str]:
+    """Check questions from any judge: a non-empty list of non-empty strings (stripped).
+
+    Args:
+        value: the questions.
+        quoted: the reply they came from, appended to an error (``": '...'"``), if any.
+
+    Example:
+        >>> validate_questions([" Is it red? "])
+        ['Is it red?']
+    """
+    if not isinstance(value, list):
         raise InvalidReplyError(
-            f"the judge returned no questions for a non-empty text: {quote_reply(str(raw))}"
+            f"the judge returned {value!r} as questions; expected a non-empty list of strings"
+            f"{quoted}"
         )
+    if not value:
+        raise InvalidReplyError(f"the judge returned no questions for a non-empty text{quoted}")
     out: list[str] = []
-    for item in items:
+    for item in value:
         if not isinstance(item, str) or not item.strip():
             raise InvalidReplyError(
-                f"the judge returned a question that is not a non-empty string ({item!r}):"
-                f" {quote_reply(str(raw))}"
+                f"the judge returned a question that is not a non-empty string ({item!r}){quoted}"
             )
         out.append(item.strip())
     return out
 
 
-def _number(value: Any, position: str, raw: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+def validate_answers(value: object, n_questions: int, quoted: str = "") -> list[float]:
+    """Check answers from any judge: one finite number in ``[0, 1]`` per question (a bool or
+    a numeric string is no number).
+
+    Args:
+        value: the answers.
+        n_questions: how many questions were asked.
+        quoted: the reply they came from, appended to an error (``": '...'"``), if any.
+
+    Example:
+        >>> validate_answers([1, 0.5], 2)
+        [1.0, 0.5]
+    """
+    if not isinstance(value, (list, tuple)):
         raise InvalidReplyError(
-            f"the judge's answer to question {position} is not a number ({value!r}):"
-            f" {quote_reply(raw)}"
+            f"the judge returned {value!r} as answers; expected a list of numbers in [0, 1]{quoted}"
         )
-    number = float(value)
-    if not math.isfinite(number) or number < 0.0 or number > 1.0:
+    if len(value) != n_questions:
         raise InvalidReplyError(
-            f"the judge's answer to question {position} is outside [0, 1] ({value!r}):"
-            f" {quote_reply(raw)}"
+            f"the judge returned {len(value)} answers for {n_questions} questions{quoted}"
         )
-    return number
+    out: list[float] = []
+    for position, item in enumerate(value, start=1):
+        if isinstance(item, bool) or not isinstance(item, (int, float)):
+            raise InvalidReplyError(
+                f"the judge's answer to question {position} is not a number ({item!r}){quoted}"
+            )
+        number = float(item)
+        if not math.isfinite(number) or number < 0.0 or number > 1.0:
+            raise InvalidReplyError(
+                f"the judge's answer to question {position} is outside [0, 1] ({item!r}){quoted}"
+            )
+        out.append(number)
+    return out
 
 
 def parse_answers(raw: str | None, n_questions: int) -> list[float]:
@@ -155,18 +198,14 @@ def parse_answers(raw: str | None, n_questions: int) -> list[float]:
                 f"the judge answered questions {sorted(by_number)} of 1..{n_questions}"
                 f" ({detail}): {quote_reply(text)}"
             )
-        return [_number(by_number[i], str(i), text) for i in range(1, n_questions + 1)]
+        ordered = [by_number[i] for i in range(1, n_questions + 1)]
+        return validate_answers(ordered, n_questions, f": {quote_reply(text)}")
     if not isinstance(value, list):
         raise InvalidReplyError(
             "the judge's answers reply is not a JSON array or object of numbers:"
             f" {quote_reply(text)}"
         )
-    if len(value) != n_questions:
-        raise InvalidReplyError(
-            f"the judge returned {len(value)} answers for {n_questions} questions:"
-            f" {quote_reply(text)}"
-        )
-    out: list[float] = []
+    items: list[Any] = []
     for i, item in enumerate(value, start=1):
         if isinstance(item, dict):
             if "answer" not in item:
@@ -174,5 +213,5 @@ def parse_answers(raw: str | None, n_questions: int) -> list[float]:
                     f"the judge's answer {i} has no 'answer' field: {quote_reply(text)}"
                 )
             item = item["answer"]
-        out.append(_number(item, str(i), text))
-    return out
+        items.append(item)
+    return validate_answers(items, n_questions, f": {quote_reply(text)}")
