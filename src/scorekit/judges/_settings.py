@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 CACHE_MODES = ("off", "on", "replay")
@@ -254,11 +254,3 @@ def resolve_settings(
         values["api_key"] = env_key
         sources["api_key"] = "env" if env_key is not None else "default"
     return JudgeSettings(**values, sources=sources)
-
-
-def settings_field_names() -> list[str]:
-    """Names of the JudgeSettings fields that come from options."""
-    return [f.name for f in fields(JudgeSettings) if f.name != "sources"]
-
-
-GetOption = Callable[[str], Any]
