@@ -301,7 +301,7 @@ def cases(test_cases: list[dict[str, object]], id_key: str = "input") -> Any:
             raise TypeError(f"cases(): test_cases[{n}] must be a dict, got {type(case).__name__}")
     names = list(test_cases[0].keys())
     for n, case in enumerate(test_cases[1:], start=1):
-        if list(case.keys()) != names and set(case.keys()) != set(names):
+        if set(case) != set(names):
             raise ValueError(
                 f"cases(): test_cases[{n}] has keys {sorted(case)}, but test_cases[0] has "
                 f"{sorted(names)}; every case needs the same keys"

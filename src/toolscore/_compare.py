@@ -16,7 +16,7 @@ import math
 from collections.abc import Hashable
 from typing import Any
 
-from toolscore.matchers import Matcher
+from toolscore.matchers import Matcher, _safe_eq
 
 __all__ = ["NOT_CANONICAL", "canonical", "contains_matcher", "values_match"]
 
@@ -60,14 +60,6 @@ def _strict(expected: Any, actual: Any) -> bool:
             return False
         return all(values_match(e, a, True) for e, a in zip(expected, actual, strict=False))
     return _safe_eq(expected, actual)
-
-
-def _safe_eq(expected: Any, actual: Any) -> bool:
-    # Arbitrary user objects may raise or return non-bools (numpy arrays) from ==.
-    try:
-        return bool(expected == actual)
-    except Exception:
-        return False
 
 
 def contains_matcher(value: Any) -> bool:

@@ -18,6 +18,7 @@ TRACE_FORMATS = ("auto", "openai", "anthropic", "gemini", "langchain", "mcp", "c
 
 # format name -> the toolscore.integrations function that reads it
 _EXTRACTORS = {
+    "auto": "auto_extract",
     "openai": "from_openai",
     "anthropic": "from_anthropic",
     "gemini": "from_gemini",
@@ -105,7 +106,7 @@ def _mcp_calls(data: Any, name: str) -> list[dict[str, Any]]:
         tool = params.get("name") if isinstance(params, dict) else None
         if not isinstance(tool, str) or not tool:
             raise TraceFileError(f"{name}: message {i}: tools/call without params.name")
-        args = params.get("arguments") if isinstance(params, dict) else None
+        args = params.get("arguments")
         if args is None:
             args = {}
         if not isinstance(args, dict):
@@ -119,17 +120,22 @@ def _mcp_calls(data: Any, name: str) -> list[dict[str, Any]]:
     return calls
 
 
-def _is_custom(data: Any) -> bool:
+def _unwrap_calls(data: Any) -> Any:
+    """A custom trace may hold its list under ``"calls"``."""
     if isinstance(data, dict) and isinstance(data.get("calls"), list):
-        data = data["calls"]
+        return data["calls"]
+    return data
+
+
+def _is_custom(data: Any) -> bool:
+    data = _unwrap_calls(data)
     return isinstance(data, list) and all(
         isinstance(item, dict) and isinstance(item.get("tool"), str) for item in data
     )
 
 
 def _custom_calls(data: Any, name: str) -> list[dict[str, Any]]:
-    if isinstance(data, dict) and isinstance(data.get("calls"), list):
-        data = data["calls"]
+    data = _unwrap_calls(data)
     if not isinstance(data, list):
         raise TraceFileError(
             f'{name}: a custom trace is a list of {{"tool": ..., "args": {{...}}}}, '
@@ -144,13 +150,6 @@ def _custom_calls(data: Any, name: str) -> list[dict[str, Any]]:
             raise TraceFileError(f"{name}: item {i} ({item['tool']}): args must be an object")
         calls.append(item)
     return calls
-
-
-def _extractor(fmt: str) -> Callable[[Any], list[dict[str, Any]]]:
-    from toolscore import integrations
-
-    func: Callable[[Any], list[dict[str, Any]]] = getattr(integrations, _EXTRACTORS[fmt])
-    return func
 
 
 def _unwrap_langchain(data: Any) -> Any:
@@ -170,7 +169,7 @@ def _unwrap_langchain(data: Any) -> Any:
 def _provider_calls(data: Any, fmt: str, name: str) -> list[dict[str, Any]]:
     from toolscore import integrations
 
-    func = integrations.auto_extract if fmt == "auto" else _extractor(fmt)
+    func: Callable[[Any], list[dict[str, Any]]] = getattr(integrations, _EXTRACTORS[fmt])
     if fmt in ("auto", "langchain"):
         data = _unwrap_langchain(data)
     try:
@@ -203,8 +202,6 @@ def trace_calls(data: Any, fmt: str, name: str) -> list[dict[str, Any]]:
     Raises:
         TraceFileError: the content does not have the shape of that format.
     """
-    if fmt not in TRACE_FORMATS:
-        raise ValueError(f"format must be one of {', '.join(TRACE_FORMATS)}; got {fmt!r}")
     if fmt == "auto":
         fmt = detect_format(data)
     if fmt == "mcp":

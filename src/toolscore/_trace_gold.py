@@ -84,7 +84,7 @@ def _regex(spec: Mapping[str, Any], where: str) -> Matcher:
 def _number(value: Any, where: str, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _fail(where, f"{what} needs a number, got {value!r}")
-    return float(value) if isinstance(value, float) else value
+    return value
 
 
 def _approx(spec: Mapping[str, Any], where: str) -> Matcher:

@@ -136,7 +136,7 @@ def _report_format(args: argparse.Namespace) -> str | None:
 
 
 def _evaluate(
-    gold: str, trace: str, fmt: str, strict: bool, expected: list[dict[str, Any]]
+    trace: str, fmt: str, strict: bool, expected: list[dict[str, Any]]
 ) -> EvaluationResult:
     from toolscore._evaluate import evaluate
     from toolscore._trace import load_trace
@@ -182,7 +182,7 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
 
     fmt = _report_format(args)
     expected = load_gold(args.gold)
-    result = _evaluate(args.gold, args.trace, args.format, args.strict, expected)
+    result = _evaluate(args.trace, args.format, args.strict, expected)
     passed = result.score >= args.min_score
     out.write(render_result(result, min_score=args.min_score).rstrip() + "\n\n")
     out.write(_scores_line(result) + "\n")
@@ -204,7 +204,7 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     expected = load_gold(args.gold)
     scored = []
     for trace in args.traces:
-        scored.append((trace, _evaluate(args.gold, trace, args.format, args.strict, expected)))
+        scored.append((trace, _evaluate(trace, args.format, args.strict, expected)))
     scored.sort(key=lambda pair: (-pair[1].score, pair[0]))
     header = ["rank", "trace", "score", "grade", *(label for _, label in _COLUMNS)]
     header += ["missing", "extra"]

@@ -38,7 +38,7 @@ from toolscore._assertions import (
     check_response,
     record_row,
 )
-from toolscore._calls import CallList, actual_calls
+from toolscore._calls import CallList
 from toolscore._compare import values_match
 from toolscore._evaluate import evaluate_calls
 from toolscore._render import format_call, format_value
@@ -58,14 +58,27 @@ class _Declared:
 
     def describe(self) -> str:
         method = "then_calls" if self.after_previous else "calls"
-        inner = ", ".join(
-            [repr(self.tool), *(f"{k}={format_value(v, 40)}" for k, v in self.args.items())]
-        )
-        return f"{method}({inner})"
+        return f"{method}({_declaration(self.tool, self.args)})"
+
+
+def _declaration(tool: str, args: Mapping[str, Any]) -> str:
+    """``'tool', a=1``: a declared or forbidden call as it was written."""
+    return ", ".join([repr(tool), *(f"{k}={format_value(v, 40)}" for k, v in args.items())])
 
 
 def _satisfies(args: Mapping[str, Any], wanted: Mapping[str, Any], strict: bool) -> bool:
     return all(k in args and values_match(v, args[k], strict) for k, v in wanted.items())
+
+
+def _matching_calls(
+    trace: CallList, tool: str, wanted: Mapping[str, Any], strict: bool
+) -> list[int]:
+    """Indices of the calls to ``tool`` whose arguments agree on every name in ``wanted``."""
+    return [
+        j
+        for j, (t, args) in enumerate(zip(trace.tools, trace.args, strict=False))
+        if t == tool and _satisfies(args or {}, wanted, strict)
+    ]
 
 
 class Expectation:
@@ -74,7 +87,6 @@ class Expectation:
     def __init__(self, subject: Any) -> None:
         self._subject = subject
         self._prompt: str | None = None
-        self._has_prompt = False
         self._declared: list[_Declared] = []
         self._forbidden: list[tuple[str, dict[str, Any]]] = []
         self._min_score: float | None = None
@@ -92,7 +104,6 @@ class Expectation:
                 "so drop .on(...)"
             )
         self._prompt = prompt
-        self._has_prompt = True
         return self
 
     def calls(self, tool: str, **args: Any) -> Expectation:
@@ -170,7 +181,7 @@ class Expectation:
         return self._check(response, started)
 
     def _need_prompt(self) -> None:
-        if not self._has_prompt:
+        if self._prompt is None:
             raise ValueError(
                 "expect(agent) needs .on(prompt) before .run(), e.g. "
                 "expect(agent).on('book a flight').calls('search_flights').run()"
@@ -179,11 +190,9 @@ class Expectation:
     def _check(self, response: Any, started: float) -> EvaluationResult:
         __tracebackhide__ = True
         check_response(response)
-        trace = actual_calls(response)
         expected = [{"tool": d.tool, "args": d.args or None} for d in self._declared]
-        result = evaluate_calls(
-            expected, trace.tool_calls(), self._weights, self._strict, named_only=True
-        )
+        result = evaluate_calls(expected, response, self._weights, self._strict, named_only=True)
+        trace = result.trace  # the response, read once
         declared = self._declared_problems(trace)
         forbidden = self._forbidden_problems(trace)
         problems = declared + forbidden
@@ -213,11 +222,7 @@ class Expectation:
         candidates: list[list[int]] = []
         problems: list[str] = []
         for d in self._declared:
-            found = [
-                j
-                for j, (tool, args) in enumerate(zip(trace.tools, trace.args, strict=False))
-                if tool == d.tool and _satisfies(args or {}, d.args, self._strict)
-            ]
+            found = _matching_calls(trace, d.tool, d.args, self._strict)
             candidates.append(found)
             if not found:
                 problems.append(self._never_made(d, trace))
@@ -269,19 +274,13 @@ class Expectation:
     def _forbidden_problems(self, trace: CallList) -> list[str]:
         problems = []
         for tool, wanted in self._forbidden:
-            hits = [
-                j
-                for j, (t, args) in enumerate(zip(trace.tools, trace.args, strict=False))
-                if t == tool and _satisfies(args or {}, wanted, self._strict)
-            ]
+            hits = _matching_calls(trace, tool, wanted, self._strict)
             if hits:
                 shown = ", ".join(f"#{j + 1} {format_call(tool, trace.args[j])}" for j in hits[:5])
                 more = f" and {len(hits) - 5} more" if len(hits) > 5 else ""
-                inner = ", ".join(
-                    [repr(tool), *(f"{k}={format_value(v, 40)}" for k, v in wanted.items())]
-                )
                 problems.append(
-                    f"does_not_call({inner}) was broken by actual call(s) {shown}{more}."
+                    f"does_not_call({_declaration(tool, wanted)}) was broken by actual call(s) "
+                    f"{shown}{more}."
                 )
         return problems
 

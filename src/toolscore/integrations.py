@@ -185,9 +185,7 @@ def _extract(obj: Any) -> list[Call]:
         return [_call(fn.get("name"), fn.get("arguments"))]
     if kind in ("tool_call", "invalid_tool_call") and "name" in d:  # one LangChain ToolCall
         return [_call(d.get("name"), d.get("args"))]
-    if kind == "function_call" and "name" in d:  # Responses API output item
-        return [_call(d.get("name"), d.get("arguments"))]
-    if kind == "mcp_call" and "name" in d:  # Responses API remote MCP tool
+    if kind in ("function_call", "mcp_call") and "name" in d:  # Responses API item, remote MCP
         return [_call(d.get("name"), d.get("arguments"))]
     if kind == "custom_tool_call" and "name" in d:  # Responses API free-form tool
         return [{"tool": str(d["name"]), "args": {"input": d.get("input")}}]

@@ -75,6 +75,7 @@ def _as_matcher(value: object) -> Matcher:
 
 
 def _safe_eq(expected: object, actual: object) -> bool:
+    """``expected == actual``, False when it raises (user objects, numpy arrays' ``==``)."""
     try:
         return bool(expected == actual)
     except Exception:

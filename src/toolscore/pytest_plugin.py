@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
@@ -80,15 +80,19 @@ class ToolscoreAssertions:
     """Assertion helpers on one :class:`~toolscore.core.EvaluationResult` metric at a time."""
 
     @staticmethod
+    def _fail(result: EvaluationResult, text: str) -> NoReturn:
+        """Raise ``text`` followed by the full failure text of ``result``."""
+        __tracebackhide__ = True
+        from toolscore._render import render_result
+
+        raise AssertionError(f"{text}\n\n{render_result(result)}")
+
     def _at_least(
-        result: EvaluationResult, name: str, value: float, threshold: float, msg: str | None
+        self, result: EvaluationResult, name: str, value: float, threshold: float, msg: str | None
     ) -> None:
         __tracebackhide__ = True
         if value < threshold:
-            from toolscore._render import render_result
-
-            text = msg or f"{name} is {value:.3f}, below the required {threshold:.3f}."
-            raise AssertionError(f"{text}\n\n{render_result(result)}")
+            self._fail(result, msg or f"{name} is {value:.3f}, below the required {threshold:.3f}.")
 
     def assert_score(
         self,
@@ -131,12 +135,10 @@ class ToolscoreAssertions:
         """Require ``redundant_rate <= max_rate``."""
         __tracebackhide__ = True
         if result.redundant_rate > max_rate:
-            from toolscore._render import render_result
-
-            text = msg or (
-                f"redundant rate is {result.redundant_rate:.3f}, above the allowed {max_rate:.3f}."
+            rate = result.redundant_rate
+            self._fail(
+                result, msg or f"redundant rate is {rate:.3f}, above the allowed {max_rate:.3f}."
             )
-            raise AssertionError(f"{text}\n\n{render_result(result)}")
 
     def assert_all_metrics_above(
         self, result: EvaluationResult, threshold: float, msg: str | None = None
@@ -149,11 +151,8 @@ class ToolscoreAssertions:
             if getattr(result, name) < threshold
         }
         if low:
-            from toolscore._render import render_result
-
             listed = ", ".join(f"{k} {v:.3f}" for k, v in low.items())
-            text = msg or f"Metrics below {threshold:.3f}: {listed}."
-            raise AssertionError(f"{text}\n\n{render_result(result)}")
+            self._fail(result, msg or f"Metrics below {threshold:.3f}: {listed}.")
 
 
 @pytest.fixture
@@ -188,10 +187,8 @@ def toolscore_eval(
     ) -> EvaluationResult:
         from toolscore._trace import evaluate_trace
 
-        gold = Path(gold_file)
-        trace = Path(trace_file)
-        gold = gold if gold.is_absolute() else toolscore_gold_dir / gold
-        trace = trace if trace.is_absolute() else toolscore_trace_dir / trace
+        # An absolute name replaces the folder when joined.
+        gold, trace = toolscore_gold_dir / gold_file, toolscore_trace_dir / trace_file
         return evaluate_trace(gold, trace, format, **kwargs)
 
     return run

@@ -47,8 +47,7 @@ class ToolCall:
         meta = self.metadata or {}
         if meta.get("is_error") is True:
             return True
-        error = meta.get("error")
-        return error is not None and error is not False and bool(error)
+        return bool(meta.get("error"))
 
     def to_dict(self) -> dict[str, Any]:
         """The call as ``{"tool": ..., "args": ...}`` (plus run data that is set)."""

@@ -71,7 +71,7 @@ def count_pair(
 
 def missed_units(expected_args: dict[str, Any] | None) -> int:
     """Recall units lost when an expected call has no partner."""
-    return max(1, len(expected_args)) if expected_args else 1
+    return len(expected_args) if expected_args else 1
 
 
 def prf(agree: int, expected: int, actual: int) -> tuple[float, float, float]:
