@@ -21,7 +21,7 @@ import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 from scorekit.judges._errors import JudgeError
 from scorekit.judges._settings import JudgeSettings
@@ -38,6 +38,8 @@ _SCHEMA = (
     " created REAL NOT NULL"
     ")"
 )
+
+_T = TypeVar("_T")
 
 # Quoted so that Python 3.10 never evaluates the union at import time.
 _DirSource: TypeAlias = "str | os.PathLike[str] | Callable[[], str | os.PathLike[str]]"
@@ -138,15 +140,11 @@ class JudgeCache:
     # -- public ------------------------------------------------------------------------------
     def get(self, key: str) -> Any | None:
         """Return the stored value for ``key``, or None (a miss, or the cache is unusable)."""
-        with self._lock:
-            conn = self._connection()
-            if conn is None:
-                return None
-            try:
-                row = conn.execute("SELECT value FROM replies WHERE key = ?", (key,)).fetchone()
-            except sqlite3.Error as exc:
-                self._give_up(exc, "reading")
-                return None
+        row = self._with_db(
+            "reading",
+            None,
+            lambda db: db.execute("SELECT value FROM replies WHERE key = ?", (key,)).fetchone(),
+        )
         return _decode(row)
 
     def put(self, key: str, value: Any) -> None:
@@ -154,17 +152,14 @@ class JudgeCache:
         blob = _encode(value)
         if blob is None:
             return
-        with self._lock:
-            conn = self._connection()
-            if conn is None:
-                return
-            try:
-                conn.execute(
-                    "INSERT OR REPLACE INTO replies (key, value, created) VALUES (?, ?, ?)",
-                    (key, blob, time.time()),
-                )
-            except sqlite3.Error as exc:
-                self._give_up(exc, "writing to")
+        self._with_db(
+            "writing to",
+            None,
+            lambda db: db.execute(
+                "INSERT OR REPLACE INTO replies (key, value, created) VALUES (?, ?, ?)",
+                (key, blob, time.time()),
+            ),
+        )
 
     def put_if_absent(self, key: str, value: Any) -> Any | None:
         """Store ``value`` unless ``key`` already has one; return the value now stored.
@@ -182,35 +177,24 @@ class JudgeCache:
         blob = _encode(value)
         if blob is None:
             return None
-        with self._lock:
-            conn = self._connection()
-            if conn is None:
-                return None
-            try:
-                conn.execute(
-                    "INSERT OR IGNORE INTO replies (key, value, created) VALUES (?, ?, ?)",
-                    (key, blob, time.time()),
-                )
-                row = conn.execute("SELECT value FROM replies WHERE key = ?", (key,)).fetchone()
-            except sqlite3.Error as exc:
-                self._give_up(exc, "writing to")
-                return None
-        return _decode(row)
+
+        def store(db: sqlite3.Connection) -> Any:
+            db.execute(
+                "INSERT OR IGNORE INTO replies (key, value, created) VALUES (?, ?, ?)",
+                (key, blob, time.time()),
+            )
+            return db.execute("SELECT value FROM replies WHERE key = ?", (key,)).fetchone()
+
+        return _decode(self._with_db("writing to", None, store))
 
     def count(self) -> int:
         """Number of stored replies (0 when the cache is unusable).
 
         A method, not ``__len__``: an empty cache must not be falsy (``if cache:``).
         """
-        with self._lock:
-            conn = self._connection()
-            if conn is None:
-                return 0
-            try:
-                return int(conn.execute("SELECT COUNT(*) FROM replies").fetchone()[0])
-            except sqlite3.Error as exc:
-                self._give_up(exc, "reading")
-                return 0
+        return self._with_db(
+            "reading", 0, lambda db: int(db.execute("SELECT COUNT(*) FROM replies").fetchone()[0])
+        )
 
     def close(self) -> None:
         """Close the database (a later call opens it again)."""
@@ -224,6 +208,19 @@ class JudgeCache:
         self.close()
 
     # -- internals ---------------------------------------------------------------------------
+    def _with_db(self, action: str, default: _T, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``work`` on the connection under the lock; ``default`` when the cache is
+        unusable or gives up on this error (after its one warning)."""
+        with self._lock:
+            conn = self._connection()
+            if conn is None:
+                return default
+            try:
+                return work(conn)
+            except sqlite3.Error as exc:
+                self._give_up(exc, action)
+                return default
+
     def _close_connection(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None and self._pid == os.getpid():
