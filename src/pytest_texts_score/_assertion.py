@@ -39,74 +39,55 @@ def _label(metric: str, alias: str | None) -> str:
     return f"{alias} ({base})" if alias else base
 
 
-def _record(
-    *,
-    function: str,
-    metric: str,
-    aggregation: str | None,
-    score: float | None,
-    low: float,
-    high: float,
-    outcome: str,
-    scored: TextsOutcome | None,
-    judge: str,
-    expected: str,
-    given: str,
-    error: str | None,
-    started: float,
-) -> None:
-    recorder = active_recorder()
-    if recorder is None:
-        return
-    recorder.add(
-        TextScoreRow(
-            test_id=None,
-            function=function,
-            metric=metric,
-            aggregation=aggregation,
-            score=score,
-            low=low,
-            high=high,
-            outcome=outcome,
-            runs=list(scored.runs) if scored else [],
-            evidence=list(scored.evidence) if scored else [],
-            judge=judge,
-            expected=expected,
-            given=given,
-            error=error,
-            seconds=time.perf_counter() - started,
-        )
-    )
-
-
 def _run(
     *,
     function: str,
     metric: str,
     alias: str | None,
-    agg: AggType | None,
     expected: str,
     given: str,
     low: float,
     high: float,
-    question_runs: int,
-    answer_runs: int,
     retry_on_error: bool,
+    agg: AggType | None = None,
+    question_runs: int = 1,
+    answer_runs: int = 1,
 ) -> None:
+    """Score checked input, record the row, raise on a score outside ``[low, high]``.
+
+    The defaults are a single-run assertion: one question set, answered once.
+    """
     __tracebackhide__ = True
     started = time.perf_counter()
     session = current_session()
     aggregation = _AGG_NAMES[agg] if agg is not None else None
-    common: dict[str, Any] = {
-        "function": function,
-        "metric": metric,
-        "aggregation": aggregation,
-        "low": low,
-        "high": high,
-        "expected": expected,
-        "given": given,
-        "started": started,
-    }
+
+    def record(
+        outcome: str, score: float | None, scored: TextsOutcome | None, error: str | None
+    ) -> None:
+        recorder = active_recorder()
+        if recorder is None:
+            return
+        recorder.add(
+            TextScoreRow(
+                test_id=None,
+                function=function,
+                metric=metric,
+                aggregation=aggregation,
+                score=score,
+                low=low,
+                high=high,
+                outcome=outcome,
+                runs=list(scored.runs) if scored else [],
+                evidence=list(scored.evidence) if scored else [],
+                judge=scored.judge if scored else session.judge_name,
+                expected=expected,
+                given=given,
+                error=error,
+                seconds=time.perf_counter() - started,
+            )
+        )
+
     try:
         scored = evaluate_texts(
             expected,
@@ -121,25 +102,11 @@ def _run(
         # A judge failure (or a bug in a custom judge) is an error of this assertion, not a
         # score; the report shows it as such and the exception goes on unchanged.
         cause = str(exc) if isinstance(exc, JudgeError) else f"{type(exc).__name__}: {exc}"
-        _record(
-            **common,
-            score=None,
-            outcome="error",
-            scored=None,
-            judge=session.judge_name,
-            error=cause,
-        )
+        record("error", None, None, cause)
         raise
     score = scores_agg(scored.scores(metric), agg) if agg is not None else scored.score
     passed = low - _EPS <= score <= high + _EPS
-    _record(
-        **common,
-        score=score,
-        outcome="passed" if passed else "failed",
-        scored=scored,
-        judge=scored.judge,
-        error=None,
-    )
+    record("passed" if passed else "failed", score, scored, None)
     if not passed:
         message = failure_message(
             label=_label(metric, alias),
@@ -153,32 +120,6 @@ def _run(
             given=given,
         )
         raise TextsAssertionError(message, score=score, low=low, high=high, outcome=scored)
-
-
-def _run_once(
-    function: str,
-    metric: str,
-    alias: str | None,
-    expected: str,
-    given: str,
-    bounds: tuple[float, float],
-    retry_on_error: bool,
-) -> None:
-    """A single-run assertion (one question set, answered once) on checked input."""
-    __tracebackhide__ = True
-    _run(
-        function=function,
-        metric=metric,
-        alias=alias,
-        agg=None,
-        expected=expected,
-        given=given,
-        low=bounds[0],
-        high=bounds[1],
-        question_runs=1,
-        answer_runs=1,
-        retry_on_error=retry_on_error,
-    )
 
 
 def expect_range(
@@ -198,7 +139,16 @@ def expect_range(
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
     low, high = v.check_range(min_score, max_score, v.MINIMAL_EXPECTED_MAX_DELTA, skip_warnings)
-    _run_once(function, metric, alias, expected, given, (low, high), retry_on_error)
+    _run(
+        function=function,
+        metric=metric,
+        alias=alias,
+        expected=expected,
+        given=given,
+        low=low,
+        high=high,
+        retry_on_error=retry_on_error,
+    )
 
 
 def expect_equal(
@@ -218,7 +168,16 @@ def expect_equal(
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
     low, high = v.check_target(target, max_delta, v.MINIMAL_EXPECTED_MAX_DELTA, skip_warnings)
-    _run_once(function, metric, alias, expected, given, (low, high), retry_on_error)
+    _run(
+        function=function,
+        metric=metric,
+        alias=alias,
+        expected=expected,
+        given=given,
+        low=low,
+        high=high,
+        retry_on_error=retry_on_error,
+    )
 
 
 def agg_bound(

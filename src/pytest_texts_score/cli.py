@@ -33,22 +33,23 @@ EXIT_JUDGE_FAILED = 3
 
 PROG = "texts-score"
 
-#: Judge options of ``compare``: flag -> setting name of ``resolve_settings(overrides=...)``.
-_JUDGE_FLAGS: dict[str, str] = {
-    "--provider": "provider",
-    "--model": "model",
-    "--base-url": "base_url",
-    "--api-key": "api_key",
-    "--endpoint": "endpoint",
-    "--deployment": "deployment",
-    "--api-version": "api_version",
-    "--temperature": "temperature",
-    "--timeout": "timeout",
-    "--max-tokens": "max_tokens",
-    "--max-concurrency": "max_concurrency",
-    "--cache": "cache",
-    "--cache-dir": "cache_dir",
-    "--local-model": "local_model",
+#: Judge options of ``compare``: setting name of ``resolve_settings(overrides=...)`` -> help.
+#: Each is the flag ``--name-with-dashes``; the order is the order of ``--help``.
+_JUDGE_OPTIONS: dict[str, str] = {
+    "provider": "local, openai, azure or package.module:attr",
+    "model": "model name of the LLM judge",
+    "base_url": "OpenAI-compatible server URL (selects openai)",
+    "api_key": "API key of the LLM judge (never printed)",
+    "endpoint": "Azure OpenAI endpoint (selects azure)",
+    "deployment": "Azure OpenAI deployment name",
+    "api_version": "Azure OpenAI API version",
+    "temperature": "sampling temperature (default 0)",
+    "timeout": "seconds per judge request (default 60)",
+    "max_tokens": "maximum tokens per judge reply",
+    "max_concurrency": "judge calls in flight at once",
+    "cache": "judge reply cache: off, on or replay",
+    "cache_dir": "folder of the judge reply cache",
+    "local_model": "another ONNX model file for the local judge",
 }
 
 
@@ -105,20 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
         "Default: the embedded offline judge (no key, no network). Unset options fall back to"
         " the environment (OPENAI_API_KEY, OPENAI_BASE_URL, AZURE_OPENAI_*, SCOREKIT_*).",
     )
-    judge.add_argument("--provider", help="local, openai, azure or package.module:attr")
-    judge.add_argument("--model", help="model name of the LLM judge")
-    judge.add_argument("--base-url", help="OpenAI-compatible server URL (selects openai)")
-    judge.add_argument("--api-key", help="API key of the LLM judge (never printed)")
-    judge.add_argument("--endpoint", help="Azure OpenAI endpoint (selects azure)")
-    judge.add_argument("--deployment", help="Azure OpenAI deployment name")
-    judge.add_argument("--api-version", help="Azure OpenAI API version")
-    judge.add_argument("--temperature", help="sampling temperature (default 0)")
-    judge.add_argument("--timeout", help="seconds per judge request (default 60)")
-    judge.add_argument("--max-tokens", help="maximum tokens per judge reply")
-    judge.add_argument("--max-concurrency", help="judge calls in flight at once")
-    judge.add_argument("--cache", help="judge reply cache: off, on or replay")
-    judge.add_argument("--cache-dir", help="folder of the judge reply cache")
-    judge.add_argument("--local-model", help="another ONNX model file for the local judge")
+    for name, help_text in _JUDGE_OPTIONS.items():
+        judge.add_argument("--" + name.replace("_", "-"), help=help_text)
     report = compare.add_argument_group("report")
     report.add_argument(
         "--report",
@@ -212,11 +201,7 @@ def _sources(args: argparse.Namespace, stdin: IO[str]) -> tuple[Source, Source]:
 
 
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
-    return {
-        name: getattr(args, name)
-        for name in _JUDGE_FLAGS.values()
-        if getattr(args, name) is not None
-    }
+    return {name: getattr(args, name) for name in _JUDGE_OPTIONS if getattr(args, name) is not None}
 
 
 def _score(

@@ -16,7 +16,7 @@ from enum import Enum
 from typing import Literal
 
 from pytest_texts_score import _validation as v
-from pytest_texts_score._pipeline import evaluate_texts
+from pytest_texts_score._pipeline import TextsOutcome, evaluate_texts
 from pytest_texts_score._pipeline import f1_score as _f1
 from scorekit.judges import MAXIMAL_RETRY_ON_ERROR
 
@@ -221,15 +221,28 @@ def texts_evaluate_recall(expected: str, given: str, retry_on_error: bool = True
     return evaluate_texts(expected, given, metric="recall", retry_on_error=retry_on_error).score
 
 
-def _multiple_args(
-    expected: str, given: str, generate_questions: int, generate_answers_per_questions: int
-) -> tuple[str, str, int, int]:
+def _multiple_runs(
+    metric: str,
+    expected: str,
+    given: str,
+    generate_questions: int,
+    generate_answers_per_questions: int,
+    retry_on_error: bool,
+) -> TextsOutcome:
+    """Check the arguments of a multiple-run function, then score every run together."""
     q, a = v.check_runs(
         generate_questions,
         generate_answers_per_questions,
         names=("generate_questions", "generate_answers_per_questions"),
     )
-    return v.check_text(expected, "expected"), v.check_text(given, "given"), q, a
+    return evaluate_texts(
+        v.check_text(expected, "expected"),
+        v.check_text(given, "given"),
+        metric=metric,
+        question_runs=q,
+        answer_runs=a,
+        retry_on_error=retry_on_error,
+    )
 
 
 def texts_multiple_f1(
@@ -265,11 +278,8 @@ def texts_multiple_f1(
         >>> texts_multiple_f1("A is B.", "A is B.", 2, 1)  # doctest: +SKIP
         [1.0, 1.0]
     """
-    expected, given, q, a = _multiple_args(
-        expected, given, generate_questions, generate_answers_per_questions
-    )
-    outcome = evaluate_texts(
-        expected, given, metric="f1", question_runs=q, answer_runs=a, retry_on_error=retry_on_error
+    outcome = _multiple_runs(
+        "f1", expected, given, generate_questions, generate_answers_per_questions, retry_on_error
     )
     if score_only:
         return outcome.scores("f1")
@@ -294,16 +304,8 @@ def _one_side_multiple(
     score_only: bool,
     retry_on_error: bool,
 ) -> list[float] | list[tuple[int, int, float]]:
-    expected, given, q, a = _multiple_args(
-        expected, given, generate_questions, generate_answers_per_questions
-    )
-    outcome = evaluate_texts(
-        expected,
-        given,
-        metric=metric,
-        question_runs=q,
-        answer_runs=a,
-        retry_on_error=retry_on_error,
+    outcome = _multiple_runs(
+        metric, expected, given, generate_questions, generate_answers_per_questions, retry_on_error
     )
     scores = outcome.scores(metric)
     if score_only:
@@ -401,16 +403,8 @@ def _aggregated(
     retry_on_error: bool,
 ) -> float:
     how = _agg_type(agg_type)  # an unknown type fails before any judge call
-    expected, given, q, a = _multiple_args(
-        expected, given, generate_questions, generate_answers_per_questions
-    )
-    outcome = evaluate_texts(
-        expected,
-        given,
-        metric=metric,
-        question_runs=q,
-        answer_runs=a,
-        retry_on_error=retry_on_error,
+    outcome = _multiple_runs(
+        metric, expected, given, generate_questions, generate_answers_per_questions, retry_on_error
     )
     return scores_agg(outcome.scores(metric), how)
 

@@ -66,7 +66,7 @@ def _db(pytester: pytest.Pytester) -> Path:
 
 
 def _scores(report: Path) -> list[tuple[str, str]]:
-    """(test id, outcome, scores, runs, evidence) of every text row of a JSON report, sorted."""
+    """(test id, JSON of its outcome, score, runs and evidence) per text row of a report, sorted."""
     rows = json.loads(report.read_text())["texts"]
     assert rows, f"{report} holds no scored assertion"
     keep = ("outcome", "score", "runs", "evidence")
