@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekit import _session
 from scorekit._session import ScoreSession, current_session, set_default_session
 from scorekit.judges import Backend, resolve_settings
 
@@ -44,12 +43,6 @@ def _check_backend(backend: object) -> None:
             " answer_questions(text, questions) -> list[float] (see"
             " pytest_texts_score.backends.Backend)."
         )
-
-
-def _is_active(session: ScoreSession) -> bool:
-    """True when ``session`` was activated (a pytest run's, or a nested one), not the default."""
-    with _session._lock:
-        return any(s is session for s in _session._stack)
 
 
 def configure(backend: Backend | None = None, **settings: Any) -> None:
@@ -90,7 +83,7 @@ def configure(backend: Backend | None = None, **settings: Any) -> None:
     else:
         new_backend = session.backend_override
 
-    if session.in_pytest or _is_active(session):
+    if session.in_pytest or session.is_active:
         # Rebuilt on next use; closing first releases the old judge's cache and connections.
         session.close()
         session.settings = new_settings

@@ -12,9 +12,10 @@ import math
 import statistics
 
 from pytest_texts_score._pipeline import TextsOutcome
+from scorekit._shorten import shorten
 from scorekit.report import Evidence
 
-__all__ = ["TextsAssertionError", "failure_message", "format_score", "shorten"]
+__all__ = ["TextsAssertionError", "failure_message", "format_score"]
 
 #: Questions shown per side before the list is cut.
 MAX_QUESTIONS_PER_SIDE = 8
@@ -57,19 +58,6 @@ class TextsAssertionError(AssertionError):
 
 # Tracebacks and pytest's summary name the class by module; show the public home.
 TextsAssertionError.__module__ = "pytest_texts_score"
-
-
-def shorten(text: str, width: int) -> str:
-    """Flatten white space and cut ``text`` to ``width`` characters, marking the cut.
-
-    Example:
-        >>> shorten("a  b\\nc", 10)
-        'a b c'
-        >>> shorten("abcdefghij", 6)
-        'abcde…'
-    """
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 def format_score(value: float, other: float | None = None) -> str:

@@ -92,6 +92,13 @@ class ScoreSession:
                 with contextlib.suppress(Exception):
                     judge.backend.close()
 
+    @property
+    def is_active(self) -> bool:
+        """True while activated (a pytest run's session, or a nested one's); the process
+        default is not."""
+        with _lock:
+            return any(s is self for s in _stack)
+
     def activate(self) -> None:
         """Make this the session that :func:`current_session` returns."""
         with _lock:

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
+from scorekit._shorten import shorten
 from scorekit.judges._backend import Backend, Reply, backend_identity, backend_name
 from scorekit.judges._errors import (
     CacheMissError,
@@ -37,11 +38,6 @@ class ReplyCache(Protocol):
     def get(self, key: str) -> Any | None: ...
 
     def put(self, key: str, value: Any) -> None: ...
-
-
-def _excerpt(text: str, width: int = 60) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= width else flat[: width - 1] + "…"
 
 
 async def _call(method: Callable[..., Any], *args: Any) -> Any:
@@ -222,7 +218,7 @@ class Judge:
                 )
                 raise CacheMissError(
                     f"--llm-cache=replay: {where} {kind} reply of the {self.name} judge for"
-                    f" text {_excerpt(text)!r} (run {'/'.join(map(str, run))}, key"
+                    f" text {shorten(text, 60)!r} (run {'/'.join(map(str, run))}, key"
                     f" {key[:12]}); run once with --llm-cache=on to record it"
                 )
         value = await self._with_retries(kind, text, questions, retry)
