@@ -16,10 +16,7 @@ import pytest
 
 from scorekit._session import ScoreSession
 from scorekit.pytest_state import ensure_session, get_session
-from scorekit.report._junit import junit_properties
-from scorekit.report._rows import TextScoreRow, ToolScoreRow, row_from_dict
-
-Row = TextScoreRow | ToolScoreRow
+from scorekit.report._rows import TextScoreRow, row_from_dict
 
 WORKER_KEY = "scorekit_report"
 _ROW_START = pytest.StashKey[int]()
@@ -90,7 +87,10 @@ def pytest_runtest_makereport(
         start = item.stash.get(_ROW_START, None)
         if session is not None and start is not None:
             rows = [r for r in session.recorder.rows[start:] if r.test_id == item.nodeid]
-            item.user_properties.extend(junit_properties(rows))
+            if rows:
+                from scorekit.report._junit import junit_properties
+
+                item.user_properties.extend(junit_properties(rows))
     return (yield)
 
 

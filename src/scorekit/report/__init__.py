@@ -1,18 +1,42 @@
 """The reporting layer shared by both faces: rows, terminal summary, JSON/HTML, JUnit."""
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from scorekit.report._recorder import Recorder, active_recorder, recording
 from scorekit.report._rows import Evidence, RunScore, TextScoreRow, ToolScoreRow, row_from_dict
-from scorekit.report._summary import Section, summary_sections
-from scorekit.report._totals import JudgeTotals, judge_totals, merge_stats
-from scorekit.report._write import (
-    FORMATS,
-    ReportError,
-    render_json,
-    write_html,
-    write_json,
-    write_markdown,
-    write_report,
-)
+
+if TYPE_CHECKING:
+    from scorekit.report._summary import Section, summary_sections
+    from scorekit.report._totals import JudgeTotals, judge_totals, merge_stats
+    from scorekit.report._write import (
+        FORMATS,
+        ReportError,
+        render_json,
+        write_html,
+        write_json,
+        write_markdown,
+        write_report,
+    )
+
+# Every pytest run imports this package (the session records rows); the summary and the
+# writers load on first use, so a run that scores nothing does not pay for them.
+_LAZY = {
+    "Section": "_summary",
+    "summary_sections": "_summary",
+    "JudgeTotals": "_totals",
+    "judge_totals": "_totals",
+    "merge_stats": "_totals",
+    "FORMATS": "_write",
+    "ReportError": "_write",
+    "render_json": "_write",
+    "write_html": "_write",
+    "write_json": "_write",
+    "write_markdown": "_write",
+    "write_report": "_write",
+}
 
 __all__ = [
     "FORMATS",
@@ -36,3 +60,12 @@ __all__ = [
     "write_markdown",
     "write_report",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

@@ -16,12 +16,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from scorekit.report._rows import TextScoreRow, ToolScoreRow
+from scorekit.report._rows import Row
 from scorekit.report._totals import judge_totals, outcome_counts, split_rows
 
 SCHEMA = "llm-scorekit-report/1"
-
-Row = TextScoreRow | ToolScoreRow
 
 
 def _finite(value: Any) -> Any:
@@ -35,22 +33,27 @@ def _finite(value: Any) -> Any:
     return value
 
 
+def created_stamp(when: datetime | None = None) -> str:
+    """When a report was made: ISO-8601 UTC to the second (now, unless ``when`` is given)."""
+    return (when or datetime.now(timezone.utc)).isoformat(timespec="seconds")
+
+
 def report_document(
     rows: Sequence[Row], stats: Mapping[str, Any] | None, *, created: datetime | None = None
 ) -> dict[str, Any]:
     """Build the report document of some rows and judge counters.
 
     Example:
+        >>> from scorekit.report import ToolScoreRow
         >>> doc = report_document([ToolScoreRow("t::a", "assert_tools", 1.0, 0.9, "passed")], None)
         >>> doc["summary"]["tools"]["passed"], doc["judge"]
         (1, None)
     """
     texts, tools = split_rows(rows)
     totals = judge_totals(stats)
-    when = created or datetime.now(timezone.utc)
     doc: dict[str, Any] = {
         "schema": SCHEMA,
-        "created": when.isoformat(timespec="seconds"),
+        "created": created_stamp(created),
         "summary": {"texts": outcome_counts(texts), "tools": outcome_counts(tools)},
         "judge": totals.to_dict() if totals is not None else None,
         "texts": [r.to_dict() for r in texts],

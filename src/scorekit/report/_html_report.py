@@ -15,11 +15,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekit._tool_metrics import TOOL_METRIC_NAMES
-from scorekit.report._document import report_document
-from scorekit.report._rows import TextScoreRow, ToolScoreRow
-from scorekit.report._totals import judge_totals, run_scores, split_rows, spread
-
-Row = TextScoreRow | ToolScoreRow
+from scorekit.report._document import SCHEMA, created_stamp
+from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
+from scorekit.report._totals import (
+    bounds_label,
+    judge_totals,
+    metric_label,
+    outcome_counts,
+    run_scores,
+    split_rows,
+    spread,
+)
 
 _TEXT_LIMIT = 20_000
 
@@ -175,13 +181,12 @@ def _text_article(row: TextScoreRow, index: int) -> str:
     score = _num(row.score)
     if row.aggregation and sd is not None:
         score += f" (±{sd:.3f} over {len(scores)} runs)"
-    metric = f"{row.metric} {row.aggregation}" if row.aggregation else row.metric
     facts = _facts(
         [
             ("function", f"<code>{_e(row.function)}</code>"),
-            ("metric", _e(metric)),
+            ("metric", _e(metric_label(row))),
             ("score", _e(score)),
-            ("bounds", _e(f"[{row.low:.2f}, {row.high:.2f}]")),
+            ("bounds", _e(bounds_label(row))),
             ("judge", _e(row.judge or "?")),
             ("time", _e(f"{row.seconds:.2f} s")),
         ]
@@ -311,12 +316,11 @@ def render_html(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:
         ...     'xmlns="http://www.w3.org/2000/svg"', "")
         True
     """
-    doc = report_document(rows, stats)
     texts, tools = split_rows(rows)
     totals = judge_totals(stats)
     cards = []
-    for key, label in (("texts", "text assertions"), ("tools", "tool evaluations")):
-        c = doc["summary"][key]
+    for group, label in ((texts, "text assertions"), (tools, "tool evaluations")):
+        c = outcome_counts(group)
         if c["total"]:
             err = f", {c['error']} error" if c["error"] else ""
             cards.append(_card(label, f"{c['passed']}/{c['total']} passed{err}"))
@@ -345,7 +349,7 @@ def render_html(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:
         f"style-src 'unsafe-inline'; script-src 'sha256-{_JS_HASH}'; img-src data:\">"
         f"<title>LLM score report</title><style>{_CSS}</style></head>"
         '<body data-filter-ready="0"><header><h1>LLM score report</h1>'
-        f'<p class="muted">{_e(doc["created"])} · {_e(doc["schema"])}</p>'
+        f'<p class="muted">{_e(created_stamp())} · {_e(SCHEMA)}</p>'
         f'<div class="cards">{"".join(cards)}</div>'
         f'<p class="muted">{judge}</p>'
         '<div class="controls"><label><input type="checkbox" id="only-failures">'

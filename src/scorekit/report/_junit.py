@@ -15,10 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from scorekit.report._rows import TextScoreRow, ToolScoreRow
+from scorekit.report._rows import Row, TextScoreRow
 from scorekit.report._totals import run_scores
-
-Row = TextScoreRow | ToolScoreRow
 
 
 def _num(value: float) -> str:

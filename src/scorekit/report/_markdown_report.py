@@ -6,11 +6,16 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorekit.report._document import report_document
-from scorekit.report._rows import TextScoreRow, ToolScoreRow
-from scorekit.report._totals import judge_totals, run_scores, split_rows, spread
-
-Row = TextScoreRow | ToolScoreRow
+from scorekit.report._document import created_stamp
+from scorekit.report._rows import Row, ToolScoreRow
+from scorekit.report._totals import (
+    bounds_label,
+    judge_totals,
+    metric_label,
+    outcome_counts,
+    run_spread,
+    split_rows,
+)
 
 
 def _cell(value: object) -> str:
@@ -66,11 +71,10 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
         >>> "| t::a | assert_tools | 1.000 | 0.90 | passed |" in md
         True
     """
-    doc = report_document(rows, stats)
     texts, tools = split_rows(rows)
-    out = ["# LLM score report", "", f"Created {doc['created']}.", ""]
+    out = ["# LLM score report", "", f"Created {created_stamp()}.", ""]
     if texts:
-        c = doc["summary"]["texts"]
+        c = outcome_counts(texts)
         out += [
             "## Text scores",
             "",
@@ -81,11 +85,9 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
             "|---|---|---:|---:|---|---:|---|",
         ]
         for r in texts:
-            metric = f"{r.metric} {r.aggregation}" if r.aggregation else r.metric
-            sd = spread(run_scores(r)) if r.aggregation else None
             out.append(
-                f"| {_cell(r.test_id or '-')} | {_cell(metric)} | {_num(r.score)} | "
-                f"{_num(sd)} | [{r.low:.2f}, {r.high:.2f}] | "
+                f"| {_cell(r.test_id or '-')} | {_cell(metric_label(r))} | {_num(r.score)} | "
+                f"{_num(run_spread(r))} | {bounds_label(r)} | "
                 f"{len(r.runs) if r.aggregation else ''} | {r.outcome} |"
             )
         totals = judge_totals(stats)
@@ -93,7 +95,7 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
             out += ["", _cell(totals.line())]
         out.append("")
     if tools:
-        c = doc["summary"]["tools"]
+        c = outcome_counts(tools)
         out += [
             "## Tool-call scores",
             "",

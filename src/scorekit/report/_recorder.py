@@ -12,9 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from scorekit.report._rows import TextScoreRow, ToolScoreRow
-
-Row = TextScoreRow | ToolScoreRow
+from scorekit.report._rows import Row
 
 _stack: list[Recorder] = []
 _stack_lock = threading.Lock()

@@ -136,13 +136,17 @@ class ToolScoreRow:
         return cls(**_known_fields(cls, data))
 
 
+#: Either kind of row, as the recorder holds them and every writer reads them.
+Row = TextScoreRow | ToolScoreRow
+
+
 def _known_fields(cls: type, data: Mapping[str, Any]) -> dict[str, Any]:
     # Extra keys (``kind``, or fields a newer worker added) are dropped, not fatal.
     names = {f.name for f in fields(cls)}
     return {k: v for k, v in data.items() if k in names}
 
 
-def row_from_dict(data: Mapping[str, Any]) -> TextScoreRow | ToolScoreRow:
+def row_from_dict(data: Mapping[str, Any]) -> Row:
     """Rebuild a text or tool row from its ``to_dict()`` form, by its ``kind`` key.
 
     Raises:

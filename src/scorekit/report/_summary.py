@@ -10,16 +10,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from scorekit.report._rows import TextScoreRow, ToolScoreRow
+from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 from scorekit.report._totals import (
+    bounds_label,
     judge_totals,
+    metric_label,
     outcome_counts,
     run_scores,
+    run_spread,
     split_rows,
-    spread,
 )
 
-Row = TextScoreRow | ToolScoreRow
 _R = TypeVar("_R", TextScoreRow, ToolScoreRow)
 
 TEXTS_TITLE = "text scores (pytest_texts_score)"
@@ -69,17 +70,12 @@ def _table(header: Sequence[str], rows: list[list[str]], width: int) -> list[str
     return out
 
 
-def _text_metric(row: TextScoreRow) -> str:
-    return f"{row.metric} {row.aggregation}" if row.aggregation else row.metric
-
-
 def _text_score(row: TextScoreRow) -> str:
     if row.score is None:
         return "-"
-    if row.aggregation:
-        sd = spread(run_scores(row))
-        if sd is not None:
-            return f"{row.score:.3f} ±{sd:.3f}"
+    sd = run_spread(row)
+    if sd is not None:
+        return f"{row.score:.3f} ±{sd:.3f}"
     return f"{row.score:.3f}"
 
 
@@ -101,9 +97,9 @@ def _text_lines(rows: list[TextScoreRow], verbosity: int, width: int) -> list[st
         table_rows.append(
             [
                 row.test_id or "-",
-                _text_metric(row),
+                metric_label(row),
                 _text_score(row),
-                f"[{row.low:.2f}, {row.high:.2f}]",
+                bounds_label(row),
                 runs,
                 row.outcome.upper(),
             ]

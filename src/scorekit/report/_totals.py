@@ -1,5 +1,7 @@
 """Totals of a run: outcome counts per package and the judge's work (calls, cache, tokens, cost).
 
+Also the per-row figures every format shows alike (run scores, spread, metric and bounds labels).
+
 The judge counters travel as a plain dict (``JudgeStats.as_dict()``), optionally with two more
 keys the writers understand: ``model`` (the judge model, for the cost estimate) and ``judge``
 (its short name). pytest-xdist workers send such dicts and the controller adds them up here.
@@ -12,9 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekit.report._prices import estimate_cost
-from scorekit.report._rows import TextScoreRow, ToolScoreRow
-
-Row = TextScoreRow | ToolScoreRow
+from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 
 COUNTER_KEYS = (
     "calls",
@@ -104,7 +104,7 @@ def judge_totals(stats: Mapping[str, Any] | None) -> JudgeTotals | None:
         model=str(model) if model else None,
         judge=str(stats["judge"]) if stats.get("judge") else None,
         tokens=prompt + completion if has_usage else None,
-        cost_usd=estimate_cost(model, prompt, completion) if has_usage else None,
+        cost_usd=estimate_cost(model, prompt, completion),
     )
 
 
@@ -154,6 +154,21 @@ def run_scores(row: TextScoreRow) -> list[float]:
         if isinstance(value, (int, float)):
             out.append(float(value))
     return out
+
+
+def run_spread(row: TextScoreRow) -> float | None:
+    """The spread of an aggregated row's run scores (None for a single-run assertion)."""
+    return spread(run_scores(row)) if row.aggregation else None
+
+
+def metric_label(row: TextScoreRow) -> str:
+    """``f1``, or ``f1 mean`` for an aggregated assertion."""
+    return f"{row.metric} {row.aggregation}" if row.aggregation else row.metric
+
+
+def bounds_label(row: TextScoreRow) -> str:
+    """The bounds a score had to fall in: ``[0.80, 1.00]``."""
+    return f"[{row.low:.2f}, {row.high:.2f}]"
 
 
 def spread(values: list[float]) -> float | None:

@@ -12,9 +12,8 @@ from typing import Any
 from scorekit.report._document import report_document
 from scorekit.report._html_report import render_html
 from scorekit.report._markdown_report import render_markdown
-from scorekit.report._rows import TextScoreRow, ToolScoreRow
+from scorekit.report._rows import Row
 
-Row = TextScoreRow | ToolScoreRow
 FORMATS = ("json", "html", "md")
 
 
@@ -96,6 +95,7 @@ def write_json(
 
     Example:
         >>> import tempfile, os
+        >>> from scorekit.report import ToolScoreRow
         >>> row = ToolScoreRow("t::a", "assert_tools", 1.0, 0.9, "passed")
         >>> p = write_json([row], None, os.path.join(tempfile.mkdtemp(), "r.json"))
         >>> p.read_text().count('"kind": "tools"')
