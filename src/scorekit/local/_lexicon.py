@@ -14,7 +14,8 @@ from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 
-_TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
+#: The model's tokenizer (the encoder loads it; its vocabulary tells names from words).
+TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
 
 
 def _wordset(words: str) -> frozenset[str]:
@@ -67,7 +68,7 @@ _CALENDAR = _wordset(
 @lru_cache(maxsize=1)
 def vocabulary() -> frozenset[str]:
     """Whole words the model's tokenizer knows (a capitalised word outside it is a name)."""
-    data = json.loads(_TOKENIZER_FILE.read_text(encoding="utf-8"))
+    data = json.loads(TOKENIZER_FILE.read_text(encoding="utf-8"))
     return frozenset(w for w in data["model"]["vocab"] if w.isalpha())
 
 
@@ -125,7 +126,6 @@ class Features:
         sequence: stems of all words in order (for bigrams).
         numbers: normalised number values (``21,000`` and ``twenty-one thousand`` agree).
         names: lower-cased proper names, acronyms and calendar words.
-        negated: number of negation words, odd means negated.
         quantities: ``(value, unit)`` of each number; the unit is what it counts or ``""``.
         negation_scopes: for each negation word, the content stems of the words after it.
         surface: the content words as written (lower-cased), one per stem.
@@ -136,10 +136,14 @@ class Features:
     sequence: tuple[str, ...]
     numbers: frozenset[str]
     names: frozenset[str]
-    negated: int
     quantities: frozenset[tuple[str, str]] = frozenset()
     negation_scopes: tuple[frozenset[str], ...] = ()
     surface: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def negated(self) -> int:
+        """Number of negation words; odd means negated."""
+        return len(self.negation_scopes)
 
     @property
     def bigrams(self) -> frozenset[tuple[str, str]]:
@@ -260,7 +264,6 @@ def features(text: str) -> Features:
         ):
             names.add(low)
     lows = [t.lower() for t in tokens]
-    negated = sum(1 for t in lows if t in NEGATIONS or t.endswith("n't"))
     parts = [p for t in lows for p in t.split("-") if p]
     sequence = tuple(stem(p) for p in parts)
     surface: dict[str, str] = {}
@@ -270,6 +273,7 @@ def features(text: str) -> Features:
     content = frozenset(surface)
     as_written: set[str] = set()
     quantities = _quantities(tokens, as_written)
+    # One scope per negation word (``negated`` counts them).
     scopes = tuple(
         frozenset(
             stem(p)
@@ -287,7 +291,6 @@ def features(text: str) -> Features:
         numbers=frozenset(v for v, _ in quantities) | frozenset(as_written),
         quantities=frozenset(quantities),
         names=frozenset(names),
-        negated=negated,
         negation_scopes=scopes,
         surface=tuple(sorted(surface.items())),
     )

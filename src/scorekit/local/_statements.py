@@ -14,7 +14,6 @@ __all__ = [
     "sentences",
     "statement_of",
     "statements",
-    "strip_end",
 ]
 
 _PREFIX = "Does the text state that "
@@ -92,11 +91,6 @@ _MIN_CLAUSE_WORDS = 3
 _MIN_AND_WORDS = 5
 #: Statements longer than this many words are cut into pieces (the model reads 256 tokens).
 _MAX_WORDS = 60
-
-
-def strip_end(text: str) -> str:
-    """``text`` without its closing punctuation, as statements are written."""
-    return _TRAILING.sub("", text.strip())
 
 
 def _words(text: str) -> int:

@@ -80,9 +80,13 @@ def passages(text: str) -> list[Passage]:
 
     Pairs of adjacent sentences come from :func:`pair` when a statement needs them.
     """
+    return _windows(sentences(text))
+
+
+def _windows(sents: Sequence[str]) -> list[Passage]:
     seen: set[str] = set()
     out: list[Passage] = []
-    for i, sent in enumerate(sentences(text)):
+    for i, sent in enumerate(sents):
         pieces = clauses(sent)
         commas = [p for p in sent.rstrip(".!?").split(", ") if len(p.split()) >= _MIN_PIECE_WORDS]
         extra = [*pieces, *commas] if len(pieces) > 1 or len(commas) > 1 else []
@@ -181,12 +185,11 @@ def _soft_overlap(
     return total / sum(w)
 
 
-def word_weights(text: str, others: Sequence[Features] = ()) -> dict[str, float]:
-    """Inverse sentence frequency of each content word of ``text``: ``ln(1 + N / df)``.
+def word_weights(sents: Sequence[str], others: Sequence[Features] = ()) -> dict[str, float]:
+    """Inverse sentence frequency of each content word of a text's sentences: ``ln(1 + N / df)``.
 
-    The content words of ``others`` that ``text`` lacks weigh like its rarest word.
+    The content words of ``others`` that the text lacks weigh like its rarest word.
     """
-    sents = sentences(text)
     df: dict[str, int] = defaultdict(int)
     for sent in sents:
         for stem in _features(sent).content:
@@ -249,7 +252,8 @@ def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[floa
     """
     if not statements:
         return []
-    windows = passages(text)
+    sents = sentences(text)
+    windows = _windows(sents)
     if not windows:
         return [0.0 for _ in statements]
     stmt_feats = [_features(s) for s in statements]
@@ -289,7 +293,6 @@ def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[floa
             for pid, cos in zip(extra, (evec @ svec[i]).tolist(), strict=True):
                 candidates[i][pid] = float(cos)
     # A fact told over two sentences: the pairs around each statement's candidates.
-    sents = sentences(text)
     pair_ids: dict[int, int] = {}
     wanted: list[list[int]] = []
     for cands in candidates:
@@ -323,7 +326,7 @@ def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[floa
     words = sorted(needed)
     words = [w for w in words if w.isalpha()]
     vectors = dict(zip(words, encoder.embed(words), strict=True)) if WORD_HIGH > WORD_LOW else None
-    weights = word_weights(text, stmt_feats)
+    weights = word_weights(sents, stmt_feats)
     out: list[float] = []
     for stmt, cands, pairs in zip(stmt_feats, candidates, live, strict=True):
         alive = {pid for pid, _ in pairs}
