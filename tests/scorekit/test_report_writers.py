@@ -15,7 +15,6 @@ from scorekit.report import (
     TextScoreRow,
     ToolScoreRow,
     judge_totals,
-    merge_stats,
     row_from_dict,
     write_json,
     write_report,
@@ -148,12 +147,6 @@ def test_failed_write_leaves_no_partial_file(tmp_path: Path) -> None:
 def test_cost_estimate(model: str | None, tokens: tuple[int, int], expected: float | None) -> None:
     cost = estimate_cost(model, *tokens)
     assert cost == (pytest.approx(expected) if expected is not None else None)
-
-
-def test_merge_stats_adds_counters_and_keeps_labels() -> None:
-    merged = merge_stats({}, {"calls": 2, "judge_seconds": 0.5, "judge": "fake"})
-    merge_stats(merged, {"calls": 3, "judge_seconds": 0.25, "judge": "other", "model": "m"})
-    assert merged == {"calls": 5, "judge_seconds": 0.75, "judge": "fake", "model": "m"}
 
 
 def test_judge_totals_line_reports_na_without_usage() -> None:

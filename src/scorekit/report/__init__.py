@@ -10,7 +10,7 @@ from scorekit.report._rows import Evidence, RunScore, TextScoreRow, ToolScoreRow
 
 if TYPE_CHECKING:
     from scorekit.report._summary import Section, summary_sections
-    from scorekit.report._totals import JudgeTotals, judge_totals, merge_stats
+    from scorekit.report._totals import JudgeTotals, judge_totals
     from scorekit.report._write import (
         FORMATS,
         ReportError,
@@ -28,7 +28,6 @@ _LAZY = {
     "summary_sections": "_summary",
     "JudgeTotals": "_totals",
     "judge_totals": "_totals",
-    "merge_stats": "_totals",
     "FORMATS": "_write",
     "ReportError": "_write",
     "render_json": "_write",
@@ -50,7 +49,6 @@ __all__ = [
     "ToolScoreRow",
     "active_recorder",
     "judge_totals",
-    "merge_stats",
     "recording",
     "render_json",
     "row_from_dict",

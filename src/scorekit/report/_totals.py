@@ -16,15 +16,6 @@ from typing import Any
 from scorekit.report._prices import estimate_cost
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 
-COUNTER_KEYS = (
-    "calls",
-    "cache_hits",
-    "retries",
-    "judge_seconds",
-    "prompt_tokens",
-    "completion_tokens",
-)
-LABEL_KEYS = ("model", "judge")
 OUTCOMES = ("passed", "failed", "error")
 
 
@@ -106,22 +97,6 @@ def judge_totals(stats: Mapping[str, Any] | None) -> JudgeTotals | None:
         tokens=prompt + completion if has_usage else None,
         cost_usd=estimate_cost(model, prompt, completion),
     )
-
-
-def merge_stats(into: dict[str, Any], other: Mapping[str, Any]) -> dict[str, Any]:
-    """Add ``other``'s counters to ``into`` (in place, returned); labels keep the first value.
-
-    Example:
-        >>> merge_stats({"calls": 1, "judge": "local"}, {"calls": 2, "judge": "local"})
-        {'calls': 3, 'judge': 'local'}
-    """
-    for key in COUNTER_KEYS:
-        if key in other:
-            into[key] = into.get(key, 0) + other[key]
-    for key in LABEL_KEYS:
-        if other.get(key) and not into.get(key):
-            into[key] = other[key]
-    return into
 
 
 def outcome_counts(rows: Iterable[Row]) -> dict[str, int]:
