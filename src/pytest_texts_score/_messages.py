@@ -102,6 +102,11 @@ def _headline(
     return f"{what} {verdict} (allowed [{_bound(low)}, {_bound(high)}]; judge: {judge})."
 
 
+def _reason(reason: str | None) -> str:
+    """The judge's reason for an answer, when it gave one: `` (reason)``."""
+    return f" ({shorten(reason, QUESTION_WIDTH)})" if reason else ""
+
+
 def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
     items = [e for e in outcome.evidence if e.side == side]
     mean = getattr(outcome, side)
@@ -119,7 +124,10 @@ def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
         return [head + "."]
     lines = [head + ":"]
     if not several:
-        shown = [f"  {e.answer:.2f}  {shorten(e.question, QUESTION_WIDTH)}" for e in below]
+        shown = [
+            f"  {e.answer:.2f}  {shorten(e.question, QUESTION_WIDTH)}{_reason(e.reason)}"
+            for e in below
+        ]
     else:
         # Runs often ask the same question; one line per question with the runs it failed in.
         groups: dict[str, list[Evidence]] = {}
@@ -136,8 +144,10 @@ def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
                 if len(set(answers)) == 1
                 else (f"{min(answers):.2f}-{max(answers):.2f}")
             )
+            reasons = [e.reason for e in group if e.reason]
             shown.append(
                 f"  {value}  {shorten(group[0].question, QUESTION_WIDTH)}"
+                f"{_reason(reasons[0] if reasons else None)}"
                 f"  [{len(group)} run{'s' if len(group) > 1 else ''}: {listed}]"
             )
     lines.extend(shown[:MAX_QUESTIONS_PER_SIDE])

@@ -4,6 +4,12 @@ These functions return scores instead of asserting. All of them are thin doors o
 pipeline that sends the independent judge calls of a call together (see the package README), so
 ``texts_multiple_f1(e, g, 5, 1)`` costs two judge round trips, not twenty.
 
+They call each other, and the judge, through this module's names, looked up at call time as the
+reference does: a test may replace ``make_questions`` and ``evaluate_questions`` (imported here
+from ``communication``), ``score_one_side``, ``texts_evaluate_*``, ``texts_multiple_*``,
+``scores_agg``, ``f1_score`` or ``MAXIMAL_RETRY_ON_ERROR`` with ``unittest.mock.patch`` and the
+functions above them use the replacement (see ``docs/texts/testing-without-a-judge.md``).
+
 Directions: **precision** = questions from ``given`` answered from ``expected``; **recall** =
 questions from ``expected`` answered from ``given``.
 """
@@ -15,16 +21,26 @@ import statistics
 from enum import Enum
 from typing import Literal
 
+from pytest_texts_score import _scores, _seams
 from pytest_texts_score import _validation as v
-from pytest_texts_score._pipeline import TextsOutcome, evaluate_texts
-from pytest_texts_score._pipeline import f1_score as _f1
+from pytest_texts_score._outcome import TextsOutcome
+from pytest_texts_score._outcome import f1_score as _f1
+
+# The seams the scoring functions reach the judge through (see communication).
+from pytest_texts_score.communication import evaluate_questions, make_questions
+
+# The maximum number of times to retry an LLM call upon failure before raising an exception:
+# the judge layer's limit per call, and the limit per public call of the retries of failed
+# question runs here (read at call time, so a test may patch it).
 from scorekit.judges import MAXIMAL_RETRY_ON_ERROR
 
 __all__ = [
     "MAXIMAL_RETRY_ON_ERROR",
     "AggType",
     "ScoreType",
+    "evaluate_questions",
     "f1_score",
+    "make_questions",
     "score_one_side",
     "scores_agg",
     "texts_agg_f1",
@@ -108,10 +124,7 @@ def score_one_side(base_text: str, answer_text: str, retry_on_error: bool = True
     """
     base_text = v.check_text(base_text, "base_text")
     answer_text = v.check_text(answer_text, "answer_text")
-    outcome = evaluate_texts(
-        answer_text, base_text, metric="precision", retry_on_error=retry_on_error
-    )
-    return outcome.score
+    return _scores.one_side_work(base_text, answer_text, retry_on_error).score
 
 
 def _agg_type(agg_type: object) -> AggType:
@@ -174,7 +187,7 @@ def texts_evaluate_f1(expected: str, given: str, retry_on_error: bool = True) ->
     """
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
-    return evaluate_texts(expected, given, metric="f1", retry_on_error=retry_on_error).score
+    return _scores.evaluate_work("f1", expected, given, retry_on_error).score
 
 
 def texts_evaluate_precision(expected: str, given: str, retry_on_error: bool = True) -> float:
@@ -196,7 +209,7 @@ def texts_evaluate_precision(expected: str, given: str, retry_on_error: bool = T
     """
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
-    return evaluate_texts(expected, given, metric="precision", retry_on_error=retry_on_error).score
+    return _scores.evaluate_work("precision", expected, given, retry_on_error).score
 
 
 def texts_evaluate_recall(expected: str, given: str, retry_on_error: bool = True) -> float:
@@ -218,7 +231,7 @@ def texts_evaluate_recall(expected: str, given: str, retry_on_error: bool = True
     """
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
-    return evaluate_texts(expected, given, metric="recall", retry_on_error=retry_on_error).score
+    return _scores.evaluate_work("recall", expected, given, retry_on_error).score
 
 
 def _multiple_runs(
@@ -235,13 +248,13 @@ def _multiple_runs(
         generate_answers_per_questions,
         names=("generate_questions", "generate_answers_per_questions"),
     )
-    return evaluate_texts(
+    return _scores.multiple_work(
+        metric,
         v.check_text(expected, "expected"),
         v.check_text(given, "given"),
-        metric=metric,
-        question_runs=q,
-        answer_runs=a,
-        retry_on_error=retry_on_error,
+        q,
+        a,
+        retry_on_error,
     )
 
 
@@ -403,10 +416,14 @@ def _aggregated(
     retry_on_error: bool,
 ) -> float:
     how = _agg_type(agg_type)  # an unknown type fails before any judge call
-    outcome = _multiple_runs(
-        metric, expected, given, generate_questions, generate_answers_per_questions, retry_on_error
+    q, a = v.check_runs(
+        generate_questions,
+        generate_answers_per_questions,
+        names=("generate_questions", "generate_answers_per_questions"),
     )
-    return scores_agg(outcome.scores(metric), how)
+    expected = v.check_text(expected, "expected")
+    given = v.check_text(given, "given")
+    return _scores.agg_work(metric, expected, given, q, a, how, retry_on_error)[0]
 
 
 def texts_agg_f1(
@@ -515,3 +532,22 @@ def texts_agg_recall(
         agg_type,
         retry_on_error,
     )
+
+
+_seams.register(
+    __name__,
+    "make_questions",
+    "evaluate_questions",
+    "score_one_side",
+    "scores_agg",
+    "f1_score",
+    "texts_evaluate_f1",
+    "texts_evaluate_precision",
+    "texts_evaluate_recall",
+    "texts_multiple_f1",
+    "texts_multiple_precision",
+    "texts_multiple_recall",
+    "texts_agg_f1",
+    "texts_agg_precision",
+    "texts_agg_recall",
+)

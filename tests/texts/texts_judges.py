@@ -87,3 +87,36 @@ class InFlightJudge:
     async def answer_questions(self, text: str, questions: list[str]) -> list[float]:
         await self._visit("answers")
         return [1.0] * len(questions)
+
+
+class VaryingJudge:
+    """A judge whose runs differ: each question set written from ``varying_base`` is one
+    question, ``"varying fact <k>?"`` for the k-th such call, answered ``values[k]``; questions
+    from any other text are answered 1.0.
+
+    Which run gets which value depends on call order, but the *set* of run scores does not,
+    so min, max, median and mean over the runs are known in advance.
+    """
+
+    name = "varying"
+
+    def __init__(self, varying_base: str, values: list[float]) -> None:
+        self.varying_base = varying_base
+        self.values = values
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def make_questions(self, text: str) -> list[str]:
+        if text != self.varying_base:
+            return ["steady fact?"]
+        with self._lock:
+            k, self._next = self._next, self._next + 1
+        return [f"varying fact {k}?"]
+
+    def answer_questions(self, text: str, questions: list[str]) -> list[float]:
+        return [
+            self.values[int(q.removeprefix("varying fact ").rstrip("?"))]
+            if q.startswith("varying fact ")
+            else 1.0
+            for q in questions
+        ]

@@ -21,12 +21,15 @@ class Evidence:
         question: the question text.
         answer: the support number in [0, 1].
         run: ``[question_run, answer_run]``.
+        reason: why the judge answered so (``'John' not in the text; it names Maria``), when
+            the judge says.
     """
 
     side: str
     question: str
     answer: float
     run: list[int] = field(default_factory=lambda: [0, 0])
+    reason: str | None = None
 
 
 @dataclass
