@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 import statistics
 
+# pytest.fail.Exception, importable under a name type checkers accept as a base class.
+from _pytest.outcomes import Failed
+
 from pytest_texts_score._pipeline import TextsOutcome
 from scorekit._shorten import shorten
 from scorekit.report import Evidence
@@ -34,10 +37,13 @@ _SIDE_TITLES = {
 _AGG_WORDS = {"min": "minimum", "max": "maximum", "mean": "mean", "median": "median"}
 
 
-class TextsAssertionError(AssertionError):
+class TextsAssertionError(AssertionError, Failed):
     """A text score fell outside its bounds (an ordinary test failure).
 
-    Exported as ``pytest_texts_score.TextsAssertionError``; catching ``AssertionError`` works.
+    Exported as ``pytest_texts_score.TextsAssertionError``. It is an ``AssertionError`` and
+    also what ``pytest.fail`` raises (``pytest.fail.Exception``), the exception the reference
+    package's assertions fail with, so ``pytest.raises(AssertionError)`` and
+    ``pytest.raises(pytest.fail.Exception)`` both catch it.
 
     Attributes:
         score: the score (or the aggregate) that was checked.
@@ -49,11 +55,20 @@ class TextsAssertionError(AssertionError):
     def __init__(
         self, message: str, *, score: float, low: float, high: float, outcome: TextsOutcome
     ) -> None:
-        super().__init__(message)
+        AssertionError.__init__(self, message)
+        # What pytest reads of an OutcomeException: the message, and a full traceback.
+        self.msg = message
+        self.pytrace = True
         self.score = score
         self.low = low
         self.high = high
         self.outcome = outcome
+
+    def __str__(self) -> str:
+        return self.msg or ""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.msg!r})"
 
 
 # Tracebacks and pytest's summary name the class by module; show the public home.

@@ -576,3 +576,14 @@ def test_unpatched_calls_go_together_as_before(
     assert judge.calls == {"questions": questions, "answers": answer_sets}
     # Every question set at once, then every answer set at once: two round trips.
     assert judge.max_in_flight == {"questions": questions, "answers": answer_sets}
+
+
+def test_a_failed_assertion_is_also_what_pytest_fail_raises(no_judge: NoCalls) -> None:
+    # The reference fails its assertions with pytest.fail; tests written for it catch that.
+    with (
+        patch(f"{ES}.texts_multiple_f1", return_value=[0.2]),
+        pytest.raises(pytest.fail.Exception) as info,
+    ):
+        pts.texts_agg_f1_min(EXPECTED, GIVEN, lower_bound=0.5, full_runs=1)
+    assert isinstance(info.value, AssertionError)
+    assert str(info.value).startswith("Text F1 (minimum of 1 runs) below minimum: 0.20 < 0.5")
