@@ -12,6 +12,7 @@ import math
 import random
 import time
 from collections import OrderedDict
+from pathlib import Path
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
@@ -48,6 +49,27 @@ async def _call(method: Callable[..., Any], *args: Any) -> Any:
     if inspect.isawaitable(result):
         return await result
     return result
+
+
+def _as_transient(exc: Exception) -> TransientJudgeError | None:
+    """A backend's own exception as a transient one when retrying may help (a dropped
+    connection, a timeout), else None."""
+    if isinstance(exc, (ConnectionError, TimeoutError, asyncio.TimeoutError)):
+        return TransientJudgeError(str(exc))
+    return None
+
+
+def _where(exc: BaseException) -> str:
+    """``RuntimeError: boom (my_judge.py:12, in answer_questions)``: the exception and the
+    line of the backend that raised it."""
+    text = f"{type(exc).__name__}: {exc}"
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return text
+    code = tb.tb_frame.f_code
+    return f"{text} ({Path(code.co_filename).name}:{tb.tb_lineno}, in {code.co_name})"
 
 
 def _consume(future: asyncio.Future[Any]) -> None:
@@ -291,3 +313,19 @@ class Judge:
                 if isinstance(exc, JudgeUnavailableError):
                     raise
                 raise JudgeUnavailableError(f"The {self.name} judge cannot be used: {exc}") from exc
+            except Exception as exc:
+                # Anything else a backend raises (a custom judge's RuntimeError, a bug in its
+                # code) is an outage of the judge, not a score: classified here like HTTP errors.
+                transient = _as_transient(exc)
+                if transient is None:
+                    raise JudgeUnavailableError(
+                        f"The {self.name} judge raised {_where(exc)}"
+                    ) from exc
+                if attempt >= budget:
+                    raise JudgeUnavailableError(
+                        f"The {self.name} judge failed to produce {kind} after {attempt + 1}"
+                        f" {'try' if attempt == 0 else 'tries'}: {_where(exc)}"
+                    ) from exc
+                await self._sleep(self._delay(attempt, transient))
+                attempt += 1
+                self.stats.add(retries=1)
