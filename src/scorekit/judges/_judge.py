@@ -12,8 +12,8 @@ import math
 import random
 import time
 from collections import OrderedDict
-from pathlib import Path
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from scorekit._shorten import shorten
