@@ -62,6 +62,8 @@ class TextsOutcome:
             what replaced it in a test (``replaced texts_multiple_f1``).
         question_runs: question sets written per side.
         answer_runs: times each question set was answered.
+        evidence_known: False when a test replaced the function that computes the scores, so
+            there are no questions to show.
     """
 
     metric: str
@@ -73,6 +75,7 @@ class TextsOutcome:
     judge: str = ""
     question_runs: int = 1
     answer_runs: int = 1
+    evidence_known: bool = True
 
     @property
     def score(self) -> float:
@@ -122,6 +125,7 @@ class TextsOutcome:
             judge=judge,
             question_runs=max(1, len(scores) // answer_runs),
             answer_runs=answer_runs,
+            evidence_known=False,
         )
 
 

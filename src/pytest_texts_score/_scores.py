@@ -112,6 +112,7 @@ def _merge_f1(p: TextsOutcome, r: TextsOutcome, f: float) -> TextsOutcome:
         runs=[RunScore(0, 0, precision=p.score, recall=r.score, f1=f)],
         evidence=[*p.evidence, *r.evidence],
         judge=" + ".join(judges),
+        evidence_known=p.evidence_known and r.evidence_known,
     )
 
 
@@ -266,5 +267,6 @@ def assertion_work(
         judge=f"replaced {name}",
         question_runs=question_runs,
         answer_runs=answer_runs,
+        evidence_known=False,
     )
     return score, outcome

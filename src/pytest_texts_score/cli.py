@@ -263,8 +263,10 @@ def _write_report(
 
 
 def outcome_dict(outcome: TextsOutcome, expected: Source, given: Source) -> dict[str, Any]:
-    """The JSON document ``--json`` prints."""
-    return {
+    """The JSON document ``--json`` prints (scores rounded as every output rounds them)."""
+    from scorekit._rounding import rounded_scores
+
+    doc = {
         "expected": expected.label,
         "given": given.label,
         "judge": outcome.judge,
@@ -277,10 +279,20 @@ def outcome_dict(outcome: TextsOutcome, expected: Source, given: Source) -> dict
         "runs": [asdict(r) for r in outcome.runs],
         "evidence": [asdict(e) for e in outcome.evidence],
     }
+    rounded: dict[str, Any] = rounded_scores(doc)
+    return rounded
 
 
 def _fmt(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
+    from scorekit._rounding import format_score
+
+    return "-" if value is None else format_score(value)
+
+
+def _console_width(out: IO[str]) -> int | None:
+    """None on a terminal (rich fits its width); off one (a pipe, a file) lines never wrap."""
+    isatty = getattr(out, "isatty", None)
+    return None if callable(isatty) and isatty() else 100_000
 
 
 _SIDES = (
@@ -295,7 +307,9 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(file=out, highlight=False, soft_wrap=False)
+    from scorekit._rounding import format_score
+
+    console = Console(file=out, highlight=False, soft_wrap=False, width=_console_width(out))
     console.print(
         Text.assemble(
             ("precision ", "bold"),
@@ -323,7 +337,8 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
             cells: list[str | Text] = [str(i)]
             if multi_run:
                 cells.append("/".join(str(r) for r in ev.run))
-            cells += [ev.question, Text(f"{ev.answer:.2f}", style=style)]
+            answer = format_score(ev.answer, 1.0)
+            cells += [ev.question, Text(answer, style=style)]
             table.add_row(*cells)
         console.print(table)
 

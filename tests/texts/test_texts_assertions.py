@@ -73,25 +73,27 @@ def test_single_run_failure_message_shows_evidence(scripted: ScriptedJudge) -> N
         pts.texts_expect_f1_equal(EXPECTED, GIVEN, target=1.0, max_delta=0.2)
     message = str(info.value)
     lines = message.splitlines()
-    assert lines[0] == ("Text F1 below minimum: 0.40 < 0.8 (allowed [0.8, 1.0]; judge: scripted).")
+    assert lines[0] == (
+        "Text F1 below minimum: 0.4000 < 0.8 (allowed [0.8, 1.0]; judge: scripted)."
+    )
     assert (
-        "Precision side: questions from `given`, answered from `expected`: precision 0.50;"
+        "Precision side: questions from `given`, answered from `expected`: precision 0.5000;"
         " 1 of 2 answers below 1:" in lines
     )
-    assert "  0.00  Paris is big?" in lines
+    assert "  0.0000  Paris is big?" in lines
     assert (
-        "Recall side: questions from `expected`, answered from `given`: recall 0.33;"
+        "Recall side: questions from `expected`, answered from `given`: recall 0.3333;"
         " 2 of 3 answers below 1:" in lines
     )
-    assert "  0.00  The Seine flows through Paris?" in lines
-    assert "  0.00  Paris has a tower?" in lines
+    assert "  0.0000  The Seine flows through Paris?" in lines
+    assert "  0.0000  Paris has a tower?" in lines
     assert "Paris is in France?" not in message  # fully supported questions are not noise
     assert lines[-2] == f"`expected`: {EXPECTED!r}"
     assert lines[-1] == f"`given`: {GIVEN!r}"
 
 
 def test_above_maximum_message(scripted: ScriptedJudge) -> None:
-    with pytest.raises(AssertionError, match=r"^Text recall above maximum: 1.00 > 0.5 "):
+    with pytest.raises(AssertionError, match=r"^Text recall above maximum: 1.0000 > 0.5 "):
         pts.texts_expect_recall_range(EXPECTED, EXPECTED, 0.0, 0.5)
 
 
@@ -131,21 +133,22 @@ def test_aggregated_failure_message_lists_runs_and_spread(use_judge: Any) -> Non
         pts.texts_agg_precision_mean(EXPECTED, GIVEN, target=1.0, max_delta=0.1, full_runs=3)
     lines = str(info.value).splitlines()
     assert lines[0] == (
-        "Text precision (mean of 3 runs) below minimum: 0.75 < 0.9"
+        "Text precision (mean of 3 runs) below minimum: 0.7500 < 0.9"
         " (allowed [0.9, 1.0]; judge: scripted)."
     )
     assert lines[1] == "Runs (question run.answer run: precision):"
     # Which run got which answer depends on arrival order; the set of scores does not.
     assert [line.split()[0] for line in lines[2:5]] == ["1.1", "2.1", "3.1"]
-    assert sorted(line.split()[1] for line in lines[2:5]) == ["0.50", "0.75", "1.00"]
+    assert sorted(line.split()[1] for line in lines[2:5]) == ["0.5000", "0.7500", "1.0000"]
     assert lines[5] == (
-        "precision: mean 0.75, median 0.75, min 0.50, max 1.00, spread 0.50 (max - min), stdev 0.20"
+        "precision: mean 0.7500, median 0.7500, min 0.5000, max 1.0000, spread 0.5000 (max - min),"
+        " stdev 0.2041"
     )
     assert lines[6] == (
-        "Precision side: questions from `given`, answered from `expected`: mean precision 0.75;"
+        "Precision side: questions from `given`, answered from `expected`: mean precision 0.7500;"
         " 2 of 6 answers below 1:"
     )
-    assert lines[7].startswith("  0.00-0.50  Paris is big?  [2 runs: ")
+    assert lines[7].startswith("  0.0000-0.5000  Paris is big?  [2 runs: ")
 
 
 def test_long_texts_and_many_questions_are_cut(scripted: ScriptedJudge) -> None:

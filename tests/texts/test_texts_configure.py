@@ -105,7 +105,7 @@ def test_plain_script_outside_pytest() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == [
         "float 0.6667",
-        "Text recall below minimum: 0.50 < 0.8 (allowed [0.8, 1.0]; judge: script).",
+        "Text recall below minimum: 0.5000 < 0.8 (allowed [0.8, 1.0]; judge: script).",
     ]
 
 

@@ -260,15 +260,15 @@ def test_failure_text(judges: pytest.Pytester) -> None:
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "E * pytest_texts_score.TextsAssertionError: Text F1 below minimum: 0.40 < 0.8"
+            "E * pytest_texts_score.TextsAssertionError: Text F1 below minimum: 0.4000 < 0.8"
             " (allowed [[]0.8, 1.0[]]; judge: sentences).",
             "E * Precision side: questions from `given`, answered from `expected`:"
-            " precision 0.50; 1 of 2 answers below 1:",
-            "E *   0.00  Paris is big?",
+            " precision 0.5000; 1 of 2 answers below 1:",
+            "E *   0.0000  Paris is big?",
             "E * Recall side: questions from `expected`, answered from `given`:"
-            " recall 0.33; 2 of 3 answers below 1:",
-            "E *   0.00  The Seine flows through Paris?",
-            "E *   0.00  Paris has a tower?",
+            " recall 0.3333; 2 of 3 answers below 1:",
+            "E *   0.0000  The Seine flows through Paris?",
+            "E *   0.0000  Paris has a tower?",
             f"E * `expected`: {EXPECTED!r}",
             f"E * `given`: {GIVEN!r}",
             "test_texts.py:4: TextsAssertionError",

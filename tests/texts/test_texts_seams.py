@@ -327,7 +327,7 @@ def test_agg_assertions_take_their_runs_from_texts_multiple(no_judge: NoCalls) -
         with pytest.raises(AssertionError) as info:
             pts.texts_agg_f1_mean(EXPECTED, GIVEN, target=0.9, max_delta=0.1)
     message = str(info.value)
-    assert message.startswith("Text F1 (mean of 4 runs) below minimum: 0.50 < 0.8")
+    assert message.startswith("Text F1 (mean of 4 runs) below minimum: 0.5000 < 0.8")
     assert "judge: replaced texts_multiple_f1" in message
 
 
@@ -420,7 +420,7 @@ def test_expect_assertions_take_their_score_from_texts_evaluate(
     with patch(f"{module}.texts_evaluate_{metric}", return_value=0.3) as evaluate:
         getattr(pts, f"texts_expect_{metric}_equal")(EXPECTED, GIVEN, target=0.3, max_delta=0.1)
         evaluate.assert_called_once_with(EXPECTED, GIVEN, retry_on_error=True)
-        with pytest.raises(AssertionError, match=r"below minimum: 0\.30 < 0\.5"):
+        with pytest.raises(AssertionError, match=r"below minimum: 0\.3000 < 0\.5"):
             getattr(pts, f"texts_expect_{metric}_range")(EXPECTED, GIVEN, 0.5, 1.0)
 
 
@@ -524,11 +524,11 @@ def test_a_failure_shows_the_patched_answers_and_their_reasons(no_judge: NoCalls
     ):
         pts.texts_expect_recall_equal(EXPECTED, GIVEN, target=1.0, max_delta=0.1)
     assert str(info.value).splitlines()[:3] == [
-        "Text recall below minimum: 0.50 < 0.9 (allowed [0.9, 1.0];"
+        "Text recall below minimum: 0.5000 < 0.9 (allowed [0.9, 1.0];"
         " judge: replaced make_questions/evaluate_questions).",
-        "Recall side: questions from `expected`, answered from `given`: recall 0.50;"
+        "Recall side: questions from `expected`, answered from `given`: recall 0.5000;"
         " 1 of 2 answers below 1:",
-        "  0.00  Does the Seine flow through Paris? (the text does not mention the Seine)",
+        "  0.0000  Does the Seine flow through Paris? (the text does not mention the Seine)",
     ]
 
 
@@ -586,4 +586,4 @@ def test_a_failed_assertion_is_also_what_pytest_fail_raises(no_judge: NoCalls) -
     ):
         pts.texts_agg_f1_min(EXPECTED, GIVEN, lower_bound=0.5, full_runs=1)
     assert isinstance(info.value, AssertionError)
-    assert str(info.value).startswith("Text F1 (minimum of 1 runs) below minimum: 0.20 < 0.5")
+    assert str(info.value).startswith("Text F1 (minimum of 1 run) below minimum: 0.2000 < 0.5")
