@@ -83,7 +83,7 @@ def judge_of(session: ScoreSession | None = None) -> Judge:
     except ImportError as exc:
         raise JudgeConfigError(
             f"the {session.judge_name} judge cannot be loaded: {exc}. Configure another judge"
-            " (--llm-provider, or pytest_texts_score.configure(...))."
+            f" ({session.settings.label('provider')})."
         ) from exc
 
 

@@ -6,8 +6,10 @@ Usage::
     texts-score compare expected.txt -            # GIVEN from stdin
     texts-score compare --expected-text "..." --given-text "..." --json
 
-Exit codes: 0 scored; 2 bad input (missing file, empty text, unknown option, bad setting);
-3 the judge failed (unreachable, invalid replies after the retries, missing or corrupt model).
+Exit codes: 0 scored; 2 bad input (missing file, empty text, unknown option, a setting that is
+unusable, or settings that name no usable judge: unknown provider, no model or key); 3 a judge
+that was configured failed at run time (unreachable, rejected key, invalid replies after the
+retries, a model that cannot be loaded).
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="score GIVEN against EXPECTED",
         description="Score GIVEN against EXPECTED. precision = questions written from GIVEN,"
         " answered from EXPECTED; recall = questions written from EXPECTED, answered from"
-        " GIVEN; F1 = their harmonic mean. Exit codes: 0 scored, 2 bad input, 3 judge failed.",
+        " GIVEN; F1 = their harmonic mean. Exit codes: 0 scored, 2 bad input or unusable"
+        " judge settings, 3 the judge failed at run time.",
     )
     compare.add_argument(
         "paths",
@@ -200,8 +203,13 @@ def _sources(args: argparse.Namespace, stdin: IO[str]) -> tuple[Source, Source]:
     return out[0], out[1]
 
 
-def _overrides(args: argparse.Namespace) -> dict[str, Any]:
-    return {name: getattr(args, name) for name in _JUDGE_OPTIONS if getattr(args, name) is not None}
+def _judge_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The judge options given, keyed by setting (``llm_model``): command-line values."""
+    return {
+        f"llm_{name}": getattr(args, name)
+        for name in _JUDGE_OPTIONS
+        if getattr(args, name) is not None
+    }
 
 
 def _score(
@@ -212,7 +220,8 @@ def _score(
     from scorekit._session import ScoreSession
     from scorekit.judges import resolve_settings
 
-    settings = resolve_settings(overrides=_overrides(args))
+    # Messages then name this command's own flags (--model, not --llm-model).
+    settings = resolve_settings(cli=_judge_values(args), surface="cli")
     session = ScoreSession(settings)
     try:
         outcome = evaluate_texts(
@@ -378,7 +387,7 @@ def main(
     stdin = stdin if stdin is not None else sys.stdin
     stdout = stdout if stdout is not None else sys.stdout
 
-    from scorekit.judges import JudgeError, SettingsError
+    from scorekit.judges import JudgeConfigError, JudgeError, SettingsError
 
     try:
         report_format = _report_format(args)
@@ -392,6 +401,9 @@ def main(
         return _fail(EXIT_BAD_INPUT, str(exc))
     except SettingsError as exc:
         return _fail(EXIT_BAD_INPUT, str(exc))
+    except JudgeConfigError as exc:
+        # The settings name no usable judge (unknown provider, no model or key): bad input.
+        return _fail(EXIT_BAD_INPUT, f"unusable judge settings: {exc}")
     except JudgeError as exc:
         return _fail(EXIT_JUDGE_FAILED, f"the judge failed: {exc}")
     try:

@@ -122,7 +122,7 @@ def current_session() -> ScoreSession:
         if _stack:
             return _stack[-1]
         if _default is None:
-            _default = ScoreSession(resolve_settings())
+            _default = ScoreSession(resolve_settings(surface="python"))
         return _default
 
 

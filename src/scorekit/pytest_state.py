@@ -41,7 +41,7 @@ def settings_from_config(config: pytest.Config) -> JudgeSettings:
     """
     cli, ini = _option_values(config)
     try:
-        return resolve_settings(cli=cli, ini=ini)
+        return resolve_settings(cli=cli, ini=ini, surface="pytest")
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_texts_score.cli import EXIT_BAD_INPUT, EXIT_JUDGE_FAILED, EXIT_OK, main
+from pytest_texts_score.cli import EXIT_BAD_INPUT, EXIT_OK, main
 
 EXPECTED = "The ferry runs twice a day. The crossing takes 40 minutes."
 GIVEN = "The ferry runs twice a day. The crossing takes 90 minutes."
@@ -80,7 +80,7 @@ def test_given_from_stdin_and_literals(files: tuple[str, str]) -> None:
         (["compare", "-", "-"], "only one text can come from stdin"),
         (["compare", "--no-such-option"], "unrecognized arguments: --no-such-option"),
         (["compare", "--expected-text", "a", "--given-text", "b", "--timeout", "soon"],
-         "--llm-timeout"),
+         "--timeout must be a number, got 'soon'."),
     ],
     ids=["missing-file", "empty-text", "one-text", "two-stdin", "unknown-option", "bad-setting"],
 )  # fmt: skip
@@ -95,16 +95,18 @@ def test_bad_input_is_one_line_and_exit_2(
     assert message in err
 
 
-def test_judge_failure_is_exit_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_model_file_is_an_unusable_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "other.onnx"
     code, _ = _run(
         ["compare", "--expected-text", "a b c", "--given-text", "a b c",
          "--local-model", str(missing)]
     )  # fmt: skip
     err = capsys.readouterr().err
-    assert code == EXIT_JUDGE_FAILED
+    assert code == EXIT_BAD_INPUT
     assert err.count("\n") == 1
-    assert "the judge failed" in err and "other.onnx does not exist" in err
+    assert "unusable judge settings" in err and "other.onnx does not exist" in err
 
 
 def test_no_command_prints_help_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:

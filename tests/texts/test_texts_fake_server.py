@@ -33,7 +33,7 @@ def llm(
     fake_azure_settings: JudgeSettings,
 ) -> FakeLLM:
     settings = fake_llm_settings if request.param == "openai" else fake_azure_settings
-    overrides = {k: v for k, v in vars(settings).items() if k != "sources"}
+    overrides = {k: v for k, v in vars(settings).items() if k not in ("sources", "surface")}
     use_judge(None, **overrides)
     return fake_llm
 

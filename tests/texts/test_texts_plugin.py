@@ -113,7 +113,7 @@ def test_invalid_option_value_is_a_usage_error(pytester: pytest.Pytester) -> Non
     pytester.makepyfile("def test_x(): pass")
     result = pytester.runpytest("--llm-max-concurrency=0")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--llm-max-concurrency (from cli) must be at least 1*"])
+    result.stderr.fnmatch_lines(["*--llm-max-concurrency must be at least 1*"])
 
 
 def test_no_header_line_without_settings_but_with_verbose(pytester: pytest.Pytester) -> None:

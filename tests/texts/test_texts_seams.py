@@ -282,7 +282,10 @@ def test_our_own_errors_are_not_retried_at_the_seam(no_judge: NoCalls, error: Ex
 
 @pytest.fixture
 def http_judge(use_judge: Any, fake_llm: FakeLLM, fake_llm_settings: JudgeSettings) -> FakeLLM:
-    use_judge(None, **{k: v for k, v in vars(fake_llm_settings).items() if k != "sources"})
+    use_judge(
+        None,
+        **{k: v for k, v in vars(fake_llm_settings).items() if k not in ("sources", "surface")},
+    )
     return fake_llm
 
 
