@@ -414,3 +414,45 @@ def test_provider_may_name_a_class(judges: pytest.Pytester) -> None:
     )
     result = judges.runpytest("--llm-provider=scripted_judges:SentenceJudge")
     result.assert_outcomes(passed=1)
+
+
+RESOLVED = """
+from scorekit._session import current_session
+
+def test_values(pytestconfig):
+    s = current_session().settings
+    print("INI", pytestconfig.getini("llm_api_version"), pytestconfig.getini("llm_max_tokens"))
+    print("RESOLVED", s.api_version, s.max_tokens)
+"""
+
+
+def test_ini_twins_have_the_documented_defaults(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(RESOLVED)
+    result = pytester.runpytest("-s")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*INI 2024-05-01 8192", "RESOLVED 2024-05-01 8192"])
+
+
+@pytest.mark.parametrize(
+    ("ini", "args", "resolved"),
+    [
+        ("", [], "2025-01-01"),  # the environment comes before the default
+        ("llm_api_version = 2024-05-01\n", [], "2024-05-01"),  # set in the file: ini wins
+        ("", ["-o", "llm_api_version=2024-10-21"], "2024-10-21"),
+        ("llm_api_version = 2024-06-01\n", ["--llm-api-version=2024-02-15"], "2024-02-15"),
+    ],
+    ids=["env-over-default", "explicit-ini-over-env", "override-ini", "cli-over-ini"],
+)
+def test_the_environment_keeps_its_place_before_the_ini_default(
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    ini: str,
+    args: list[str],
+    resolved: str,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_VERSION", "2025-01-01")
+    pytester.makeini("[pytest]\n" + ini)
+    pytester.makepyfile(RESOLVED)
+    result = pytester.runpytest("-s", *args)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"RESOLVED {resolved} 8192"])
