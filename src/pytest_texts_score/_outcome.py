@@ -35,6 +35,7 @@ def f1_score(precision: float, recall: float) -> float:
         >>> f1_score(1.0, 0.5)
         0.6666666666666666
     """
+    __tracebackhide__ = True
     for name, value in (("precision", precision), ("recall", recall)):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"f1_score: `{name}` must be a number in [0, 1]; {value!r} given.")
@@ -175,6 +176,7 @@ def score_answers(
         >>> score_answers([{"answer": 1}, {"answer": 0.5}], None, "recall", (0, 0))[0]
         0.75
     """
+    __tracebackhide__ = True
     if not isinstance(answers, (list, tuple)) or not answers:
         raise _bad_answers(answers, "not a non-empty list")
     values: list[float] = []

@@ -77,6 +77,7 @@ def judge_of(session: ScoreSession | None = None) -> Judge:
         JudgeConfigError: the judge cannot be built (unknown provider, missing setting, the
             local judge's model or runtime missing).
     """
+    __tracebackhide__ = True
     session = session or current_session()
     try:
         return session.judge()
@@ -143,6 +144,7 @@ class _Plan:
 
 
 def _check_plan(metric: str, question_runs: int, answer_runs: int, grouping: str) -> None:
+    __tracebackhide__ = True
     if metric not in _METRICS:
         raise ValueError(f"metric must be one of {', '.join(_METRICS)}; {metric!r} given.")
     for name, value in (("question_runs", question_runs), ("answer_runs", answer_runs)):
@@ -347,6 +349,7 @@ def make_question_set(
     session: ScoreSession | None = None,
 ) -> list[str]:
     """The questions the session's judge writes from ``base_text`` ([] for a blank text)."""
+    __tracebackhide__ = True
     if _blank(base_text):
         return []
     judge = judge_of(session)
@@ -362,6 +365,7 @@ def answer_question_set(
     session: ScoreSession | None = None,
 ) -> list[float]:
     """The session judge's support numbers for ``questions`` read from ``answer_text``."""
+    __tracebackhide__ = True
     if not questions:
         return []
     if _blank(answer_text):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from pytest_texts_score import _seams
@@ -45,6 +46,7 @@ def _number(value: object) -> float | None:
 
 def checked_score(value: object, name: str) -> float:
     """A replacement's score, or a ValueError saying what it returned."""
+    __tracebackhide__ = True
     score = _number(value)
     if score is None:
         raise ValueError(
@@ -55,6 +57,7 @@ def checked_score(value: object, name: str) -> float:
 
 def checked_scores(values: object, name: str) -> list[float]:
     """A replacement's run scores, or a ValueError saying what it returned."""
+    __tracebackhide__ = True
     scores = [_number(v) for v in values] if isinstance(values, (list, tuple)) else []
     if not scores or any(s is None for s in scores):
         raise ValueError(
@@ -127,7 +130,8 @@ def evaluate_work(
             [(ES, "score_one_side")],
             (base, answer),
             {"retry_on_error": retry},
-            lambda: evaluate_texts(
+            partial(
+                evaluate_texts,
                 expected,
                 given,
                 metric=metric,
@@ -154,14 +158,14 @@ def evaluate_work(
         [(ES, "texts_evaluate_precision")],
         (expected, given, retry),
         {},
-        lambda: evaluate_work("precision", expected, given, retry, session),
+        partial(evaluate_work, "precision", expected, given, retry, session),
         metric="precision",
     )
     r = _via(
         [(ES, "texts_evaluate_recall")],
         (expected, given, retry),
         {},
-        lambda: evaluate_work("recall", expected, given, retry, session),
+        partial(evaluate_work, "recall", expected, given, retry, session),
         metric="recall",
     )
     f = checked_score(_seams.current(ES, "f1_score")(p.score, r.score), "f1_score")
@@ -216,7 +220,7 @@ def agg_work(
             "score_only": True,
             "retry_on_error": retry,
         },
-        lambda: multiple_work(metric, expected, given, question_runs, answer_runs, retry, session),
+        partial(multiple_work, metric, expected, given, question_runs, answer_runs, retry, session),
         metric=metric,
         answer_runs=answer_runs,
     )
@@ -247,7 +251,7 @@ def assertion_work(
             [(_seams.API, name), (ES, name)],
             (expected, given),
             {"retry_on_error": retry},
-            lambda: evaluate_work(metric, expected, given, retry, session),
+            partial(evaluate_work, metric, expected, given, retry, session),
             metric=metric,
         )
         return outcome.score, outcome

@@ -11,6 +11,7 @@ Note that Ragas and FActScore use the words precision and recall the other way r
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from pytest_texts_score import _assertion as _a
@@ -87,7 +88,8 @@ def texts_agg_completeness_average(
             "texts_agg_precision_mean",
         ),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_target(
+        partial(
+            _a.agg_target,
             "precision",
             "texts_agg_completeness_average",
             AggType.MEAN,
@@ -116,7 +118,8 @@ def texts_agg_completeness_max(
     _alias(
         ("texts_agg_precision_max",),
         (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_bound(
+        partial(
+            _a.agg_bound,
             "precision",
             "texts_agg_completeness_max",
             AggType.MAXIMUM,
@@ -145,7 +148,8 @@ def texts_agg_completeness_mean(
     _alias(
         ("texts_agg_precision_mean",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_target(
+        partial(
+            _a.agg_target,
             "precision",
             "texts_agg_completeness_mean",
             AggType.MEAN,
@@ -175,7 +179,8 @@ def texts_agg_completeness_median(
     _alias(
         ("texts_agg_precision_median",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_target(
+        partial(
+            _a.agg_target,
             "precision",
             "texts_agg_completeness_median",
             AggType.MEDIAN,
@@ -204,7 +209,8 @@ def texts_agg_completeness_min(
     _alias(
         ("texts_agg_precision_min",),
         (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_bound(
+        partial(
+            _a.agg_bound,
             "precision",
             "texts_agg_completeness_min",
             AggType.MINIMUM,
@@ -236,7 +242,8 @@ def texts_agg_correctness_average(
             "texts_agg_recall_mean",
         ),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_target(
+        partial(
+            _a.agg_target,
             "recall",
             "texts_agg_correctness_average",
             AggType.MEAN,
@@ -265,7 +272,8 @@ def texts_agg_correctness_max(
     _alias(
         ("texts_agg_recall_max",),
         (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_bound(
+        partial(
+            _a.agg_bound,
             "recall",
             "texts_agg_correctness_max",
             AggType.MAXIMUM,
@@ -294,7 +302,8 @@ def texts_agg_correctness_mean(
     _alias(
         ("texts_agg_recall_mean",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_target(
+        partial(
+            _a.agg_target,
             "recall",
             "texts_agg_correctness_mean",
             AggType.MEAN,
@@ -324,7 +333,8 @@ def texts_agg_correctness_median(
     _alias(
         ("texts_agg_recall_median",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_target(
+        partial(
+            _a.agg_target,
             "recall",
             "texts_agg_correctness_median",
             AggType.MEDIAN,
@@ -353,7 +363,8 @@ def texts_agg_correctness_min(
     _alias(
         ("texts_agg_recall_min",),
         (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_bound(
+        partial(
+            _a.agg_bound,
             "recall",
             "texts_agg_correctness_min",
             AggType.MINIMUM,
@@ -382,7 +393,8 @@ def texts_agg_f1_average(
     _alias(
         ("texts_agg_f1_mean",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_target(
+        partial(
+            _a.agg_target,
             "f1",
             "texts_agg_f1_average",
             AggType.MEAN,
@@ -412,7 +424,8 @@ def texts_agg_precision_average(
     _alias(
         ("texts_agg_precision_mean",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_target(
+        partial(
+            _a.agg_target,
             "precision",
             "texts_agg_precision_average",
             AggType.MEAN,
@@ -442,7 +455,8 @@ def texts_agg_recall_average(
     _alias(
         ("texts_agg_recall_mean",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        lambda: _a.agg_target(
+        partial(
+            _a.agg_target,
             "recall",
             "texts_agg_recall_average",
             AggType.MEAN,
@@ -471,7 +485,8 @@ def texts_expect_completeness_equal(
     _alias(
         ("texts_expect_precision_equal",),
         (expected, given, target, max_delta, skip_warnings, retry_on_error),
-        lambda: _a.expect_equal(
+        partial(
+            _a.expect_equal,
             "precision",
             "texts_expect_completeness_equal",
             expected,
@@ -498,7 +513,8 @@ def texts_expect_completeness_range(
     _alias(
         ("texts_expect_precision_range",),
         (expected, given, min_score, max_score, skip_warnings, retry_on_error),
-        lambda: _a.expect_range(
+        partial(
+            _a.expect_range,
             "precision",
             "texts_expect_completeness_range",
             expected,
@@ -525,7 +541,8 @@ def texts_expect_correctness_equal(
     _alias(
         ("texts_expect_recall_equal",),
         (expected, given, target, max_delta, skip_warnings, retry_on_error),
-        lambda: _a.expect_equal(
+        partial(
+            _a.expect_equal,
             "recall",
             "texts_expect_correctness_equal",
             expected,
@@ -552,7 +569,8 @@ def texts_expect_correctness_range(
     _alias(
         ("texts_expect_recall_range",),
         (expected, given, min_score, max_score, skip_warnings, retry_on_error),
-        lambda: _a.expect_range(
+        partial(
+            _a.expect_range,
             "recall",
             "texts_expect_correctness_range",
             expected,

@@ -39,6 +39,7 @@ def make_questions(base_text: str) -> str:
         >>> make_questions("Paris is the capital of France.")  # doctest: +SKIP
         '{"1":"Is Paris the capital of France?"}'
     """
+    __tracebackhide__ = True
     base_text = v.check_text(base_text, "base_text")
     call = door_call()  # the run it belongs to, when the pipeline calls it
     questions = make_question_set(
@@ -48,6 +49,7 @@ def make_questions(base_text: str) -> str:
 
 
 def _questions_of(questions_text: str) -> list[str]:
+    __tracebackhide__ = True
     stripped = questions_text.strip()
     if stripped in ("", "{}", "[]"):
         return []
@@ -77,6 +79,7 @@ def evaluate_questions(answer_text: str, questions_text: str) -> list[dict[str, 
         >>> evaluate_questions("Paris is in France.", '["Is Paris in France?"]')  # doctest: +SKIP
         [{'question': 'Is Paris in France?', 'answer': 1.0}]
     """
+    __tracebackhide__ = True
     answer_text = v.check_text(answer_text, "answer_text")
     questions = _questions_of(v.check_text(questions_text, "questions_text"))
     call = door_call()

@@ -97,6 +97,7 @@ def f1_score(precision: float, recall: float) -> float:
         >>> f1_score(0.0, 0.0)
         0.0
     """
+    __tracebackhide__ = True
     return _f1(precision, recall)
 
 
@@ -122,12 +123,14 @@ def score_one_side(base_text: str, answer_text: str, retry_on_error: bool = True
         >>> score_one_side("Paris is in France.", "Paris is in France.")  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     base_text = v.check_text(base_text, "base_text")
     answer_text = v.check_text(answer_text, "answer_text")
     return _scores.one_side_work(base_text, answer_text, retry_on_error).score
 
 
 def _agg_type(agg_type: object) -> AggType:
+    __tracebackhide__ = True
     try:
         return AggType(agg_type)
     except ValueError:
@@ -154,6 +157,7 @@ def scores_agg(scores: list[float], agg_type: AggLike) -> float:
         >>> scores_agg([0.5, 1.0], AggType.MINIMUM)
         0.5
     """
+    __tracebackhide__ = True
     how = _agg_type(agg_type)
     values = list(scores)
     if not values:
@@ -185,6 +189,7 @@ def texts_evaluate_f1(expected: str, given: str, retry_on_error: bool = True) ->
         >>> texts_evaluate_f1("Paris is in France.", "Paris is in France.")  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
     return _scores.evaluate_work("f1", expected, given, retry_on_error).score
@@ -207,6 +212,7 @@ def texts_evaluate_precision(expected: str, given: str, retry_on_error: bool = T
         >>> texts_evaluate_precision("Paris is in France.", "Paris is big.")  # doctest: +SKIP
         0.0
     """
+    __tracebackhide__ = True
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
     return _scores.evaluate_work("precision", expected, given, retry_on_error).score
@@ -229,6 +235,7 @@ def texts_evaluate_recall(expected: str, given: str, retry_on_error: bool = True
         >>> texts_evaluate_recall("Paris is in France.", "Paris is in France.")  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
     return _scores.evaluate_work("recall", expected, given, retry_on_error).score
@@ -243,6 +250,7 @@ def _multiple_runs(
     retry_on_error: bool,
 ) -> TextsOutcome:
     """Check the arguments of a multiple-run function, then score every run together."""
+    __tracebackhide__ = True
     q, a = v.check_runs(
         generate_questions,
         generate_answers_per_questions,
@@ -291,6 +299,7 @@ def texts_multiple_f1(
         >>> texts_multiple_f1("A is B.", "A is B.", 2, 1)  # doctest: +SKIP
         [1.0, 1.0]
     """
+    __tracebackhide__ = True
     outcome = _multiple_runs(
         "f1", expected, given, generate_questions, generate_answers_per_questions, retry_on_error
     )
@@ -317,6 +326,7 @@ def _one_side_multiple(
     score_only: bool,
     retry_on_error: bool,
 ) -> list[float] | list[tuple[int, int, float]]:
+    __tracebackhide__ = True
     outcome = _multiple_runs(
         metric, expected, given, generate_questions, generate_answers_per_questions, retry_on_error
     )
@@ -355,6 +365,7 @@ def texts_multiple_precision(
         >>> texts_multiple_precision("A is B.", "A is B.", 3, 1)  # doctest: +SKIP
         [1.0, 1.0, 1.0]
     """
+    __tracebackhide__ = True
     return _one_side_multiple(
         "precision",
         expected,
@@ -395,6 +406,7 @@ def texts_multiple_recall(
         >>> texts_multiple_recall("A is B.", "A is B.", 1, 2)  # doctest: +SKIP
         [1.0, 1.0]
     """
+    __tracebackhide__ = True
     return _one_side_multiple(
         "recall",
         expected,
@@ -415,6 +427,7 @@ def _aggregated(
     agg_type: AggLike,
     retry_on_error: bool,
 ) -> float:
+    __tracebackhide__ = True
     how = _agg_type(agg_type)  # an unknown type fails before any judge call
     q, a = v.check_runs(
         generate_questions,
@@ -451,6 +464,7 @@ def texts_agg_f1(
         >>> texts_agg_f1("A is B.", "A is B.", 5, 1, "mean")  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     return _aggregated(
         "f1",
         expected,
@@ -487,6 +501,7 @@ def texts_agg_precision(
         >>> texts_agg_precision("A is B.", "A is B.", 5, 1, AggType.MINIMUM)  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     return _aggregated(
         "precision",
         expected,
@@ -523,6 +538,7 @@ def texts_agg_recall(
         >>> texts_agg_recall("A is B.", "A is B.", 5, 1, "median")  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     return _aggregated(
         "recall",
         expected,
