@@ -335,7 +335,9 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
         rows = [e for e in outcome.evidence if e.side == side]
         if not rows:
             continue
-        table = Table(title=title, title_justify="left", expand=False)
+        # The title on its own line: as a table title it would wrap to the table's width.
+        console.print(Text(title, style="italic"))
+        table = Table(expand=False)
         table.add_column("#", justify="right")
         if multi_run:
             table.add_column("run")

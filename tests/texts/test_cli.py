@@ -34,13 +34,34 @@ def files(tmp_path: Path) -> tuple[str, str]:
     return str(expected), str(given)
 
 
-def test_text_output_shows_scores_and_evidence(files: tuple[str, str]) -> None:
-    code, out = _run(["compare", *files])
+#: With the scripted judge (one question per sentence, 1.0 when the other text has it), and
+#: EXPECTED plus "Bikes ride free.": precision 1/2 (GIVEN's 90 minutes is not in EXPECTED),
+#: recall 1/3 (EXPECTED's 40 minutes and bikes are not in GIVEN), F1 = 2 * 1/2 * 1/3 / (5/6) = 0.4.
+SCRIPTED = ["--provider", "texts_judges:ScriptedJudge"]
+
+
+@pytest.fixture
+def three_facts(files: tuple[str, str]) -> tuple[str, str]:
+    Path(files[0]).write_text(EXPECTED + " Bikes ride free.", encoding="utf-8")
+    return files
+
+
+def test_text_output_shows_scores_and_evidence(three_facts: tuple[str, str]) -> None:
+    code, out = _run(["compare", *three_facts, *SCRIPTED])
     assert code == EXIT_OK
-    assert out.splitlines()[0].startswith("precision 0.")
-    assert "recall 0." in out and "F1 0." in out and "judge: local" in out
+    assert out.splitlines()[0] == (
+        f"precision 0.5000   recall 0.3333   F1 0.4000   (judge: scripted; expected:"
+        f" {three_facts[0]}; given: {three_facts[1]})"
+    )
     assert "Recall: questions from EXPECTED, answered from GIVEN" in out
     assert "Precision: questions from GIVEN, answered from EXPECTED" in out
+    assert "The crossing takes 90 minutes? │ 0.0000 │" in out
+
+
+def test_local_judge_output_names_its_questions(files: tuple[str, str]) -> None:
+    code, out = _run(["compare", *files])
+    assert code == EXIT_OK
+    assert "judge: local" in out
     assert "Does the text state that the crossing takes 90 minutes?" in out
 
 
@@ -129,9 +150,9 @@ def test_report_file_holds_the_scores_and_evidence(
     files: tuple[str, str], tmp_path: Path, fmt: str
 ) -> None:
     target = tmp_path / f"report.{fmt}"
-    code, out = _run(["compare", *files, "--report", fmt, "-o", str(target)])
+    code, out = _run(["compare", *files, *SCRIPTED, "--report", fmt, "-o", str(target)])
     assert code == EXIT_OK
-    assert out.startswith("precision 0.")
+    assert out.startswith("precision 0.5000   recall 0.5000   F1 0.5000")
     text = target.read_text(encoding="utf-8")
     if fmt == "md":  # a summary table, without the evidence
         assert "| f1 |" in text and "expected.txt vs " in text
@@ -141,8 +162,10 @@ def test_report_file_holds_the_scores_and_evidence(
         doc = json.loads(text)
         (row,) = doc["texts"]
         assert row["metric"] == "f1"
-        assert row["score"] == pytest.approx(
-            json.loads(_run(["compare", *files, "--json"])[1])["f1"]
+        assert (
+            row["score"]
+            == 0.5
+            == json.loads(_run(["compare", *files, *SCRIPTED, "--json"])[1])["f1"]
         )
         assert any(e["side"] == "recall" for e in row["evidence"])
 

@@ -91,8 +91,8 @@ class InFlightJudge:
 
 class VaryingJudge:
     """A judge whose runs differ: each question set written from ``varying_base`` is one
-    question, ``"varying fact <k>?"`` for the k-th such call, answered ``values[k]``; questions
-    from any other text are answered 1.0.
+    question, ``"varying fact <k>?"`` for the k-th such call, answered ``values[k % n]``;
+    questions from any other text are answered 1.0.
 
     Which run gets which value depends on call order, but the *set* of run scores does not,
     so min, max, median and mean over the runs are known in advance.
@@ -115,7 +115,7 @@ class VaryingJudge:
 
     def answer_questions(self, text: str, questions: list[str]) -> list[float]:
         return [
-            self.values[int(q.removeprefix("varying fact ").rstrip("?"))]
+            self.values[int(q.removeprefix("varying fact ").rstrip("?")) % len(self.values)]
             if q.startswith("varying fact ")
             else 1.0
             for q in questions
