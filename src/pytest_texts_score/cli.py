@@ -343,6 +343,9 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
             table.add_column("run")
         table.add_column("question", overflow="fold")
         table.add_column("answer", justify="right")
+        with_reasons = any(ev.reason for ev in rows)
+        if with_reasons:  # the judge said why it answered so
+            table.add_column("reason", overflow="fold")
         for i, ev in enumerate(rows, 1):
             style = "green" if ev.answer >= 0.75 else "yellow" if ev.answer >= 0.25 else "red"
             cells: list[str | Text] = [str(i)]
@@ -350,6 +353,8 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
                 cells.append("/".join(str(r) for r in ev.run))
             answer = format_score(ev.answer, 1.0)
             cells += [ev.question, Text(answer, style=style)]
+            if with_reasons:
+                cells.append(ev.reason or "")
             table.add_row(*cells)
         console.print(table)
 

@@ -6,7 +6,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from texts_judges import InFlightJudge, ScriptedJudge, VaryingJudge
+from texts_judges import (
+    AGG_FUNCTIONS,
+    RUN_BOUNDS,
+    RUN_VALUES,
+    InFlightJudge,
+    ScriptedJudge,
+    VaryingJudge,
+)
 
 import pytest_texts_score as pts
 from scorekit._session import ScoreSession
@@ -335,44 +342,18 @@ def test_a_crashing_custom_judge_is_recorded_as_an_error(use_judge: Any) -> None
 
 # -- every aggregation, over runs that differ ------------------------------------------------------
 
-#: One side's run scores (the other side answers 1.0): sorted 0.1, 0.2, 0.8, 0.85, 0.9, so
-#: min 0.1, max 0.9, median 0.8, mean 2.85 / 5 = 0.57.
-RUN_VALUES = [0.1, 0.9, 0.8, 0.85, 0.2]
-#: F1 of each run is 2t / (1 + t) with the other side at 1.0: 2/11, 18/19, 8/9, 34/37, 1/3;
-#: sorted 0.1818, 0.3333, 0.8889, 0.9189, 0.9474: min 0.1818, max 0.9474, median 0.8889,
-#: mean (2/11 + 1/3 + 8/9 + 34/37 + 18/19) / 5 = 0.6541.
-#: For each aggregation: arguments that pass, then arguments that fail; every failing bound
-#: passes for each other aggregation, so swapping one for another fails a test.
-AGG_BOUNDS = {
-    "side": {
-        "min": ({"lower_bound": 0.1}, {"lower_bound": 0.15}),
-        "max": ({"upper_bound": 0.9}, {"upper_bound": 0.87}),
-        "median": ({"target": 0.8, "max_delta": 0.05}, {"target": 0.57, "max_delta": 0.05}),
-        "mean": ({"target": 0.57, "max_delta": 0.05}, {"target": 0.8, "max_delta": 0.05}),
-    },
-    "f1": {
-        "min": ({"lower_bound": 0.18}, {"lower_bound": 0.19}),
-        "max": ({"upper_bound": 0.95}, {"upper_bound": 0.94}),
-        "median": ({"target": 0.89, "max_delta": 0.05}, {"target": 0.65, "max_delta": 0.05}),
-        "mean": ({"target": 0.65, "max_delta": 0.05}, {"target": 0.89, "max_delta": 0.05}),
-    },
+#: F1 of each run is 2t / (1 + t) with the other side at 1.0, for t in RUN_VALUES: 2/11, 18/19,
+#: 8/9, 34/37, 1/3; sorted 0.1818, 0.3333, 0.8889, 0.9189, 0.9474: min 0.1818, max 0.9474,
+#: median 0.8889, mean (2/11 + 1/3 + 8/9 + 34/37 + 18/19) / 5 = 0.6541. Bounds as RUN_BOUNDS'.
+F1_BOUNDS = {
+    "min": ({"lower_bound": 0.18}, {"lower_bound": 0.19}),
+    "max": ({"upper_bound": 0.95}, {"upper_bound": 0.94}),
+    "median": ({"target": 0.89, "max_delta": 0.05}, {"target": 0.65, "max_delta": 0.05}),
+    "mean": ({"target": 0.65, "max_delta": 0.05}, {"target": 0.89, "max_delta": 0.05}),
 }
 
 
-@pytest.mark.parametrize(
-    ("function", "metric", "how"),
-    [
-        (f"texts_agg_{name}_{how}", metric, "mean" if how == "average" else how)
-        for name, metric in (
-            ("f1", "f1"),
-            ("precision", "precision"),
-            ("recall", "recall"),
-            ("completeness", "precision"),
-            ("correctness", "recall"),
-        )
-        for how in ("min", "max", "median", "mean", "average")
-    ],
-)
+@pytest.mark.parametrize(("function", "metric", "how"), AGG_FUNCTIONS)
 def test_every_aggregation_over_runs_that_differ(
     use_judge: Callable[..., ScoreSession], function: str, metric: str, how: str
 ) -> None:
@@ -380,7 +361,7 @@ def test_every_aggregation_over_runs_that_differ(
     # from `expected`, precision (and F1's precision side) from `given`.
     varying = EXPECTED if metric == "recall" else GIVEN
     use_judge(VaryingJudge(varying, RUN_VALUES))
-    passing, failing = AGG_BOUNDS["f1" if metric == "f1" else "side"][how]
+    passing, failing = (F1_BOUNDS if metric == "f1" else RUN_BOUNDS)[how]
     assertion = getattr(pts, function)
     assertion(EXPECTED, GIVEN, **passing)
     with pytest.raises(AssertionError):

@@ -171,3 +171,34 @@ def test_the_pytest_summary_keeps_long_test_ids_whole_in_a_log(pytester: pytest.
         "::test_summary_carries_the_facts_of_the_reference_text"
     )
     result.stdout.fnmatch_lines([f"{test_id}  f1      1.0000  [[]0.8, 1.0[]]        PASSED"])
+
+
+# -- a judge's reason for an answer, where it says one ----------------------------------------
+
+REPLIES = [
+    {"question": "A is b?", "answer": 1.0},
+    {"question": "E is f?", "answer": 0.0, "reason": "the text names X, not E"},
+]
+
+
+def test_the_cli_shows_the_judges_reasons() -> None:
+    from unittest.mock import patch
+
+    with (
+        patch("pytest_texts_score.evaluate_score.make_questions", return_value='["A is b?"]'),
+        patch("pytest_texts_score.evaluate_score.evaluate_questions", return_value=REPLIES),
+    ):
+        code, out = _cli(["compare", "--expected-text", EXPECTED, "--given-text", GIVEN])
+    assert code == 0
+    assert "│ 2 │ E is f?  │ 0.0000 │ the text names X, not E │" in out
+
+
+def test_the_verbose_summary_shows_the_judges_reasons() -> None:
+    from scorekit.report import Evidence, TextScoreRow, summary_sections
+
+    row = TextScoreRow(
+        "t.py::test_x", "texts_expect_recall_equal", "recall", None, 0.5, 0.8, 1.0, "failed",
+        evidence=[Evidence("recall", "E is f?", 0.0, reason="the text names X, not E")],
+    )  # fmt: skip
+    (section,) = summary_sections([row], None, verbosity=1)
+    assert "    recall (run 0/0): 0.0000  E is f? (the text names X, not E)" in section.lines

@@ -12,7 +12,7 @@ from typing import Any
 from unittest.mock import MagicMock, call, patch
 
 import pytest
-from texts_judges import InFlightJudge, ScriptedJudge
+from texts_judges import AGG_FUNCTIONS, RUN_BOUNDS, RUN_VALUES, InFlightJudge, ScriptedJudge
 
 import pytest_texts_score as pts
 from fakes.openai_server import FakeLLM, status
@@ -334,40 +334,12 @@ def test_agg_assertions_take_their_runs_from_texts_multiple(no_judge: NoCalls) -
     assert "judge: replaced texts_multiple_f1" in message
 
 
-#: Run scores whose minimum, maximum, median and mean all differ: sorted 0.1, 0.2, 0.8, 0.85,
-#: 0.9, so min 0.1, max 0.9, median 0.8, mean 2.85 / 5 = 0.57.
-RUNS = [0.1, 0.9, 0.8, 0.85, 0.2]
-
-#: (function, metric) for every aggregated assertion, aliases included.
-AGG_FUNCTIONS = [
-    (f"texts_agg_{name}_{how}", metric, "mean" if how == "average" else how)
-    for name, metric in (
-        ("f1", "f1"),
-        ("precision", "precision"),
-        ("recall", "recall"),
-        ("completeness", "precision"),
-        ("correctness", "recall"),
-    )
-    for how in ("min", "max", "median", "mean", "average")
-]
-
-#: For each aggregation: keyword arguments it passes with, then ones it fails with, on RUNS.
-#: Each failing bound passes for every other aggregation, so an aggregation swapped for another
-#: (all forced to the mean, say) fails a test.
-BOUNDS = {
-    "min": ({"lower_bound": 0.1}, {"lower_bound": 0.15}),
-    "max": ({"upper_bound": 0.9}, {"upper_bound": 0.87}),
-    "median": ({"target": 0.8, "max_delta": 0.05}, {"target": 0.57, "max_delta": 0.05}),
-    "mean": ({"target": 0.57, "max_delta": 0.05}, {"target": 0.8, "max_delta": 0.05}),
-}
-
-
 @pytest.mark.parametrize(("function", "metric", "how"), AGG_FUNCTIONS)
 def test_every_aggregation_over_patched_runs_that_differ(
     no_judge: NoCalls, function: str, metric: str, how: str
 ) -> None:
-    passing, failing = BOUNDS[how]
-    with patch(f"{ES}.texts_multiple_{metric}", return_value=RUNS) as multiple:
+    passing, failing = RUN_BOUNDS[how]
+    with patch(f"{ES}.texts_multiple_{metric}", return_value=RUN_VALUES) as multiple:
         getattr(pts, function)(EXPECTED, GIVEN, **passing)
         with pytest.raises(AssertionError):
             getattr(pts, function)(EXPECTED, GIVEN, **failing)

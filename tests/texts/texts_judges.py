@@ -120,3 +120,31 @@ class VaryingJudge:
             else 1.0
             for q in questions
         ]
+
+
+#: Run scores whose minimum, maximum, median and mean all differ: sorted 0.1, 0.2, 0.8, 0.85,
+#: 0.9, so min 0.1, max 0.9, median 0.8, mean 2.85 / 5 = 0.57.
+RUN_VALUES = [0.1, 0.9, 0.8, 0.85, 0.2]
+
+#: For each aggregation over RUN_VALUES: keyword arguments it passes with, then ones it fails
+#: with. Each failing bound passes for every other aggregation, so an aggregation swapped for
+#: another (all forced to the mean, say) fails a test.
+RUN_BOUNDS = {
+    "min": ({"lower_bound": 0.1}, {"lower_bound": 0.15}),
+    "max": ({"upper_bound": 0.9}, {"upper_bound": 0.87}),
+    "median": ({"target": 0.8, "max_delta": 0.05}, {"target": 0.57, "max_delta": 0.05}),
+    "mean": ({"target": 0.57, "max_delta": 0.05}, {"target": 0.8, "max_delta": 0.05}),
+}
+
+#: (function, metric, aggregation) for every aggregated assertion, aliases included.
+AGG_FUNCTIONS = [
+    (f"texts_agg_{name}_{how}", metric, "mean" if how == "average" else how)
+    for name, metric in (
+        ("f1", "f1"),
+        ("precision", "precision"),
+        ("recall", "recall"),
+        ("completeness", "precision"),
+        ("correctness", "recall"),
+    )
+    for how in ("min", "max", "median", "mean", "average")
+]

@@ -299,33 +299,30 @@ class Judge:
                         )
                     raw = raw.value
                 return self._validate(kind, raw, questions)
-            except TransientJudgeError as exc:
-                if attempt >= budget:
-                    tries = attempt + 1
-                    raise JudgeUnavailableError(
-                        f"The {self.name} judge failed to produce {kind} after {tries}"
-                        f" {'try' if tries == 1 else 'tries'}: {exc}"
-                    ) from exc
-                await self._sleep(self._delay(attempt, exc))
-                attempt += 1
-                self.stats.add(retries=1)
             except JudgeError as exc:
-                if isinstance(exc, JudgeUnavailableError):
-                    raise
-                raise JudgeUnavailableError(f"The {self.name} judge cannot be used: {exc}") from exc
+                if not isinstance(exc, TransientJudgeError):
+                    if isinstance(exc, JudgeUnavailableError):
+                        raise
+                    raise JudgeUnavailableError(
+                        f"The {self.name} judge cannot be used: {exc}"
+                    ) from exc
+                transient, cause = exc, str(exc)
+                origin: Exception = exc
             except Exception as exc:
                 # Anything else a backend raises (a custom judge's RuntimeError, a bug in its
                 # code) is an outage of the judge, not a score: classified here like HTTP errors.
-                transient = _as_transient(exc)
-                if transient is None:
+                as_transient = _as_transient(exc)
+                if as_transient is None:
                     raise JudgeUnavailableError(
                         f"The {self.name} judge raised {_where(exc)}"
                     ) from exc
-                if attempt >= budget:
-                    raise JudgeUnavailableError(
-                        f"The {self.name} judge failed to produce {kind} after {attempt + 1}"
-                        f" {'try' if attempt == 0 else 'tries'}: {_where(exc)}"
-                    ) from exc
-                await self._sleep(self._delay(attempt, transient))
-                attempt += 1
-                self.stats.add(retries=1)
+                transient, cause, origin = as_transient, _where(exc), exc
+            if attempt >= budget:
+                tries = attempt + 1
+                raise JudgeUnavailableError(
+                    f"The {self.name} judge failed to produce {kind} after {tries}"
+                    f" {'try' if tries == 1 else 'tries'}: {cause}"
+                ) from origin
+            await self._sleep(self._delay(attempt, transient))
+            attempt += 1
+            self.stats.add(retries=1)

@@ -223,7 +223,9 @@ def _text_article(row: TextScoreRow, index: int) -> str:
     if row.evidence:
         trs = "".join(
             f"<tr><td>{_e(ev.side)}</td><td class=num>{_e('/'.join(map(str, ev.run)))}</td>"
-            f'<td class="num">{format_score(ev.answer, 1.0)}</td><td>{_e(ev.question)}</td></tr>'
+            f'<td class="num">{format_score(ev.answer, 1.0)}</td><td>{_e(ev.question)}'
+            + (f'<br><small class="reason">{_e(ev.reason)}</small>' if ev.reason else "")
+            + "</td></tr>"
             for ev in row.evidence
         )
         is_open = " open" if row.outcome != "passed" else ""

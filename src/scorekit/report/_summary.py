@@ -120,18 +120,23 @@ def _text_details(row: TextScoreRow) -> list[str]:
         details.append("    runs: " + " ".join(format_score(s) for s in scores))
     # The same question often costs points in every run: show it once, with its run count.
     grouped: dict[tuple[str, str, float], list[str]] = {}
+    reasons: dict[tuple[str, str, float], str] = {}
     for ev in row.evidence:
         if ev.answer < 1.0:
-            runs = grouped.setdefault((ev.side, ev.question, ev.answer), [])
-            runs.append("/".join(str(r) for r in ev.run))
-    for shown, ((side, question, answer), runs) in enumerate(grouped.items()):
+            key = (ev.side, ev.question, ev.answer)
+            grouped.setdefault(key, []).append("/".join(str(r) for r in ev.run))
+            if ev.reason:
+                reasons.setdefault(key, ev.reason)
+    for shown, (key, runs) in enumerate(grouped.items()):
         if shown == _EVIDENCE_LINES:
             details.append(f"    ... {len(grouped) - shown} more (the report files have all)")
             break
+        side, question, answer = key
         where = f"run {runs[0]}" if len(runs) == 1 else f"{len(runs)} runs"
+        why = f" ({reasons[key]})" if key in reasons else ""
         details.append(
             f"    {side} ({where}): {format_score(answer, 1.0)}  "
-            + _clip(question, _EVIDENCE_WIDTH)
+            + _clip(question + why, _EVIDENCE_WIDTH)
         )
     return details
 
