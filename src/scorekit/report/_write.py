@@ -9,12 +9,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from scorekit.report._csv_report import render_csv
 from scorekit.report._document import report_document
 from scorekit.report._html_report import render_html
 from scorekit.report._markdown_report import render_markdown
 from scorekit.report._rows import Row
 
-FORMATS = ("json", "html", "md")
+FORMATS = ("json", "html", "md", "csv")
 
 
 class ReportError(OSError):
@@ -43,9 +44,13 @@ def _umask() -> int:
     return mask
 
 
-def _write_text(
-    path: str | os.PathLike[str], text: str, secrets: Iterable[str | None] = ()
-) -> Path:
+def write_text(path: str | os.PathLike[str], text: str, secrets: Iterable[str | None] = ()) -> Path:
+    """Write a report's text atomically, readable (0644 under the usual umask), with every
+    secret in ``secrets`` replaced by ``[redacted]``.
+
+    Raises:
+        ReportError: the file cannot be written (the message names it).
+    """
     text = redact(text, secrets)
     target = Path(path)
     try:
@@ -101,7 +106,7 @@ def write_json(
         >>> p.read_text().count('"kind": "tools"')
         1
     """
-    return _write_text(path, render_json(rows, stats), secrets)
+    return write_text(path, render_json(rows, stats), secrets)
 
 
 def write_html(
@@ -115,7 +120,7 @@ def write_html(
 
     Same arguments, return value and errors as :func:`write_json`.
     """
-    return _write_text(path, render_html(rows, stats), secrets)
+    return write_text(path, render_html(rows, stats), secrets)
 
 
 def write_markdown(
@@ -126,7 +131,18 @@ def write_markdown(
     secrets: Iterable[str | None] = (),
 ) -> Path:
     """Write the Markdown report (tables; for CI job summaries and comments)."""
-    return _write_text(path, render_markdown(rows, stats), secrets)
+    return write_text(path, render_markdown(rows, stats), secrets)
+
+
+def write_csv(
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    path: str | os.PathLike[str],
+    *,
+    secrets: Iterable[str | None] = (),
+) -> Path:
+    """Write the CSV report (one line per number; see ``scorekit.report._csv_report``)."""
+    return write_text(path, render_csv(rows, stats), secrets)
 
 
 def write_report(
@@ -137,7 +153,7 @@ def write_report(
     *,
     secrets: Iterable[str | None] = (),
 ) -> Path:
-    """Write a report in the format ``fmt``: ``json``, ``html`` or ``md``.
+    """Write a report in the format ``fmt``: ``json``, ``html``, ``md`` or ``csv``.
 
     Raises:
         ValueError: ``fmt`` is not one of the formats.
@@ -158,4 +174,6 @@ def write_report(
         return write_html(rows, stats, path, secrets=secrets)
     if key == "md":
         return write_markdown(rows, stats, path, secrets=secrets)
+    if key == "csv":
+        return write_csv(rows, stats, path, secrets=secrets)
     raise ValueError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.")
