@@ -299,3 +299,22 @@ def test_custom_traces_accept_the_other_usual_names(tmp_path: Path) -> None:
     assert [c.tool for c in load_trace(path, format="custom")] == ["search", "open", "close"]
     with pytest.raises(ValueError, match="args must be an object"):
         CustomAdapter().parse([{"name": "a", "arguments": [1]}])
+
+
+def test_langchain_agent_actions_keep_their_input() -> None:
+    steps = [
+        {"tool": "search", "tool_input": {"q": "x"}, "log": "Invoking search"},
+        {"tool": "calculator", "tool_input": "2 + 2", "log": "..."},
+        {"tool": "lookup", "tool_input": '{"id": 7}'},
+        {"action": "finish_tool", "action_input": "done"},
+    ]
+    assert [(c.tool, c.args) for c in LangChainAdapter().parse(steps)] == [
+        ("search", {"q": "x"}),
+        ("calculator", {"input": "2 + 2"}),
+        ("lookup", {"id": 7}),
+        ("finish_tool", {"input": "done"}),
+    ]
+    assert (
+        toolscore.evaluate([{"tool": "calculator", "args": {"input": "2 + 2"}}], steps[1:2]).score
+        == 1.0
+    )
