@@ -102,8 +102,9 @@ def check_call(
             findings.append(finding)
         if first_only:
             return findings
+    required = set(parameters.get("required") or ())
     for param, alternatives in answer.items():
-        if param not in params and "" not in alternatives:
+        if param not in params and "" not in alternatives and param not in required:
             findings.append(
                 Finding(
                     "simple_function_checker:missing_optional",
