@@ -30,6 +30,7 @@ from toolscore.bfcl._data import BFCLCase, BFCLDataError, category_of, load
 from toolscore.bfcl._expected import to_expected
 from toolscore.bfcl._matchers import BFCLDict, BFCLString
 from toolscore.bfcl._message import render_failure
+from toolscore.bfcl._output import DecodeFailure, to_calls
 from toolscore.bfcl._pytest import BFCLAssertionError, assert_bfcl, parametrize
 from toolscore.bfcl._score import BFCLResult, BFCLScore, read_outputs, score
 from toolscore.bfcl._values import SchemaError, normalise
@@ -44,6 +45,7 @@ __all__ = [
     "BFCLScore",
     "BFCLString",
     "BFCLVerdict",
+    "DecodeFailure",
     "SchemaError",
     "assert_bfcl",
     "category_of",
@@ -54,5 +56,6 @@ __all__ = [
     "read_outputs",
     "render_failure",
     "score",
+    "to_calls",
     "to_expected",
 ]

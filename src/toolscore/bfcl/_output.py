@@ -27,14 +27,14 @@ from toolscore.adapters.base import ToolCall
 from toolscore.bfcl._python_calls import PythonCallsError, read_python_calls
 from toolscore.bfcl._values import show
 
-__all__ = ["DecodeFailure", "is_call_format", "read_output"]
+__all__ = ["DecodeFailure", "is_call_format", "not_calls_message", "read_output", "to_calls"]
 
 DECODER_FAILED = "ast_decoder:decoder_failed"
 WRONG_FORMAT = "ast_decoder:decoder_wrong_output_format"
 _TOOLSCORE_KEYS = {"tool", "args", "result", "timestamp", "duration", "cost", "metadata"}
 
 
-class DecodeFailure(Exception):
+class DecodeFailure(ValueError):
     """The model's output does not decode into calls (BFCL's error type and a sentence)."""
 
     def __init__(self, error_type: str, message: str) -> None:
@@ -160,3 +160,30 @@ def is_call_format(calls: Any) -> bool:
         if type(next(iter(call.values()))) is not dict:
             return False
     return True
+
+
+def not_calls_message(calls: Any) -> str:
+    """Why a decoded output fails BFCL's format gate."""
+    return (
+        f"The output decodes to {show(calls, 80)}, which is not a list of calls "
+        "[{name: {param: value}}]."
+    )
+
+
+def to_calls(model_output: Any) -> list[dict[str, Any]]:
+    """A model output in any shape :func:`toolscore.bfcl.check` reads, as toolscore calls
+    ``[{"tool": name, "args": {...}}]`` for :func:`toolscore.evaluate` and friends.
+
+    Raises:
+        DecodeFailure: (a ``ValueError``) the output does not decode into calls; its
+            ``error_type`` is BFCL's.
+        TypeError: ``model_output`` is no kind of model output.
+
+    Example:
+        >>> to_calls("[spotify.play(artist='Taylor Swift', duration=20)]")
+        [{'tool': 'spotify.play', 'args': {'artist': 'Taylor Swift', 'duration': 20}}]
+    """
+    calls = read_output(model_output)
+    if not is_call_format(calls):
+        raise DecodeFailure(WRONG_FORMAT, not_calls_message(calls))
+    return [{"tool": name, "args": args} for call in calls for name, args in call.items()]

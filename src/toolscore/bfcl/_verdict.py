@@ -20,6 +20,7 @@ from toolscore.bfcl._output import (
     WRONG_FORMAT,
     DecodeFailure,
     is_call_format,
+    not_calls_message,
     read_output,
 )
 from toolscore.bfcl._rules import Finding, call_name, check_call
@@ -184,7 +185,7 @@ def check(
     except DecodeFailure as failure:
         return BFCLVerdict(False, failure.error_type, [failure.message], kind)
     if not is_call_format(calls):
-        return BFCLVerdict(False, WRONG_FORMAT, [_format_message(calls)], kind, calls)
+        return BFCLVerdict(False, WRONG_FORMAT, [not_calls_message(calls)], kind, calls)
     if kind == "parallel":
         return _parallel(schemas, answer, calls, underscore_to_dot)
     prefix = "simple" if kind == "simple" else "multiple"
@@ -340,13 +341,6 @@ def _count_message(calls: list[Any], answer: Sequence[Mapping[str, Any]]) -> str
         f"The output has {len(calls)} call{'' if len(calls) == 1 else 's'} ({made}); "
         f"the answer has {n} ({wanted}). BFCL needs exactly {n}: an extra or a missing call "
         "always fails."
-    )
-
-
-def _format_message(calls: Any) -> str:
-    return (
-        f"The output decodes to {show(calls, 80)}, which is not a list of calls "
-        "[{name: {param: value}}]."
     )
 
 

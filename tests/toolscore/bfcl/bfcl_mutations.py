@@ -109,7 +109,9 @@ def correct_output(record: Record, rng: random.Random, underscore_to_dot: bool) 
             alternatives = params[param]
             real = [a for a in alternatives if a != ""]
             optional = "" in alternatives
-            if not real or (optional and param not in required and rng.random() < 0.4):
+            if param not in props or not real:
+                continue  # BFCL accepts such a parameter only when it is left out
+            if optional and param not in required and rng.random() < 0.4:
                 continue
             args[param] = _pick(alternatives, rng, props.get(param, {}))
         calls.append({_name(schema, underscore_to_dot): args})
