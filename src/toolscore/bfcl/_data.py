@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +57,9 @@ class BFCLCase:
 
     id: str
     category: str
-    question: list[Any]
-    functions: list[dict[str, Any]]
-    ground_truth: list[dict[str, Any]] | None
+    question: list[Any] = field(repr=False)
+    functions: list[dict[str, Any]] = field(repr=False)
+    ground_truth: list[dict[str, Any]] | None = field(repr=False)
 
     @property
     def messages(self) -> list[dict[str, Any]]:

@@ -46,13 +46,18 @@ HINTS = {
 _RELEVANCE_FAILED = "This question needs a function call; the output has none."
 
 
-def _hint(error_type: str | None) -> str:
+def _hint(verdict: BFCLVerdict) -> str:
+    """The hint for the problem behind the verdict: for a parallel output that found no
+    match, the greedy pairing if that is what broke it, else the first call's problem."""
+    error_type = verdict.error_type
     if not error_type:
         return ""
-    kind = error_type.split(":", 1)[-1]
     if error_type.startswith("relevance_error"):
         return _RELEVANCE_FAILED
-    return HINTS.get(kind, "")
+    causes = [t for t in verdict.error_types if t != error_type]
+    if error_type.endswith("cannot_find_match") and causes and "greedy_match" not in causes:
+        error_type = causes[0]
+    return HINTS.get(error_type.split(":", 1)[-1], "")
 
 
 def render_failure(
@@ -106,7 +111,7 @@ def render_failure(
         lines += [f"  {n}. {describe_call(c)}" for n, c in enumerate(verdict.calls, 1)]
         if not verdict.calls:
             lines.append("  no call")
-    hint = _hint(verdict.error_type)
+    hint = _hint(verdict)
     if hint:
         lines += ["", f"Hint: {hint}"]
     return "\n".join(lines)

@@ -132,10 +132,16 @@ def parametrize(
     items = list(questions) if isinstance(questions, (list, tuple)) else None
     if items and all(isinstance(i, BFCLCase) for i in items):
         cases: list[BFCLCase] = [c for c in items if _wanted(c, category)]
+        if not cases:
+            names = category if isinstance(category, str) else ", ".join(category or ())
+            raise ValueError(
+                f"parametrize() found no BFCL question to run (category {names}; "
+                f"{len(items)} cases given)"
+            )
     else:
         cases = load(questions, answers, category=category)  # type: ignore[arg-type]
     if not cases:
-        raise ValueError("parametrize() found no BFCL question to run")
+        raise ValueError("parametrize() found no BFCL question to run (no cases given)")
     return pytest.mark.parametrize(argname, cases, ids=[case.id for case in cases])
 
 

@@ -39,6 +39,7 @@ __all__ = [
 
 PARALLEL_COUNT = "parallel_function_checker_no_order:wrong_count"
 NO_MATCH = "parallel_function_checker_no_order:cannot_find_match"
+GREEDY = "greedy_match"
 _OUT_OF_SCOPE = (
     "toolscore applies BFCL's Python rules only; the Java and JavaScript categories "
     "(simple_java, simple_javascript) are out of scope"
@@ -61,6 +62,9 @@ class BFCLVerdict:
         calls: the model's calls as BFCL reads them (``None`` when the output did not decode).
         matches: for each answered call, the index of the output call it took (``None``
             where none matched; empty for the relevance checkers).
+        error_types: BFCL's error type of the check behind each sentence of ``errors`` (a
+            sentence that only introduces others carries ``error_type``; one about BFCL's
+            greedy pairing carries ``"greedy_match"``).
     """
 
     valid: bool
@@ -69,6 +73,11 @@ class BFCLVerdict:
     checker: str = ""
     calls: list[Any] | None = None
     matches: list[int | None] = field(default_factory=list)
+    error_types: list[str] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.error_types) != len(self.errors):
+            object.__setattr__(self, "error_types", [self.error_type or ""] * len(self.errors))
 
     def __bool__(self) -> bool:
         return self.valid
@@ -88,6 +97,7 @@ class BFCLVerdict:
             "checker": self.checker,
             "calls": _jsonable(self.calls),
             "matches": list(self.matches),
+            "error_types": list(self.error_types),
         }
 
 
@@ -209,7 +219,13 @@ def check(
         note = "BFCL's multiple checker compares only the first call with the first answer."
         findings.append(Finding(findings[0].error_type, note))
     return BFCLVerdict(
-        False, findings[0].error_type, [f.message for f in findings], kind, calls, [None]
+        False,
+        findings[0].error_type,
+        [f.message for f in findings],
+        kind,
+        calls,
+        [None],
+        [f.error_type for f in findings],
     )
 
 
@@ -259,11 +275,19 @@ def _parallel(
             taken[found] = i
     if None not in matches:
         return BFCLVerdict(True, None, [], "parallel", calls, matches)
-    errors: list[str] = []
+    findings: list[Finding] = []
     for i, match in enumerate(matches):
         if match is None:
-            errors.extend(_unmatched(i, expected, chosen, calls, matches, underscore_to_dot))
-    return BFCLVerdict(False, NO_MATCH, errors, "parallel", calls, matches)
+            findings.extend(_unmatched(i, expected, chosen, calls, matches, underscore_to_dot))
+    return BFCLVerdict(
+        False,
+        NO_MATCH,
+        [f.message for f in findings],
+        "parallel",
+        calls,
+        matches,
+        [f.error_type for f in findings],
+    )
 
 
 def _unmatched(
@@ -273,7 +297,7 @@ def _unmatched(
     calls: list[Any],
     matches: list[int | None],
     underscore_to_dot: bool,
-) -> list[str]:
+) -> list[Finding]:
     """Why answered call ``i`` found no partner: each free output call's problems, and the
     taken output calls that would have matched it."""
     name, params = expected[i]
@@ -282,22 +306,31 @@ def _unmatched(
     free = [j for j in range(len(calls)) if j not in earlier]
     where = ", ".join(str(j + 1) for j in free) or "none"
     lines = [
-        f"Expected call {i + 1}, {describe_answer(name, params)}, matches none of the output "
-        f"calls still free ({where})."
+        Finding(
+            NO_MATCH,
+            f"Expected call {i + 1}, {describe_answer(name, params)}, matches none of the "
+            f"output calls still free ({where}).",
+        )
     ]
     wanted = _loose(call_name(chosen[i], underscore_to_dot))
     for j in free:
         found = _findings(chosen[i], calls[j], params, underscore_to_dot, j)
         got = next(iter(calls[j]))
         if found and found[0].error_type.endswith("wrong_func_name") and _loose(got) != wanted:
-            lines.append(f"Output call {j + 1} ({got}) is another function.")
+            lines.append(
+                Finding(found[0].error_type, f"Output call {j + 1} ({got}) is another function.")
+            )
         else:
-            lines.extend(f.message for f in found)
+            lines.extend(found)
     for j, k in sorted(earlier.items()):
         if not _findings(chosen[i], calls[j], params, underscore_to_dot, j, first_only=True):
             lines.append(
-                f"Output call {j + 1} would match it, but expected call {k + 1} took it first "
-                "(BFCL pairs greedily in the answer's order, not by the best overall pairing)."
+                Finding(
+                    GREEDY,
+                    f"Output call {j + 1} would match it, but expected call {k + 1} took it "
+                    "first (BFCL pairs greedily in the answer's order, not by the best overall "
+                    "pairing).",
+                )
             )
     return lines
 

@@ -11,7 +11,7 @@ from typing import Any
 import bfcl_reference
 import pytest
 
-from toolscore.bfcl import SchemaError, check
+from toolscore.bfcl import SchemaError, check, render_failure
 
 
 def fn(name: str, required: tuple[str, ...] = (), **params: Any) -> dict[str, Any]:
@@ -402,7 +402,20 @@ def test_parallel_matching_is_greedy_not_optimal() -> None:
         "parallel_function_checker_no_order:cannot_find_match",
     )
     assert v.matches == [0, None]  # expected call 1 took output call 1 (Apple)
-    assert any("took it first" in e and "greedily" in e for e in v.errors)
+    assert v.errors[-1] == (
+        "Output call 1 would match it, but expected call 1 took it first (BFCL pairs greedily "
+        "in the answer's order, not by the best overall pairing)."
+    )
+    assert v.error_types == [
+        "parallel_function_checker_no_order:cannot_find_match",
+        "value_error:string",
+        "greedy_match",
+    ]
+    assert render_failure(v, answer).endswith(
+        "Hint: In parallel categories each answered call, in the answer's order, takes the first "
+        "free output call that passes; an output call that fits two answered calls can be taken "
+        "by the wrong one."
+    )
 
 
 @pytest.mark.parametrize(
