@@ -24,7 +24,6 @@ Run (from the repository root, in the dev environment with ``pip install --no-de
 from __future__ import annotations
 
 import argparse
-import copy
 import io
 import json
 import os
@@ -43,7 +42,6 @@ sys.path.insert(0, str(ROOT / "tests" / "toolscore" / "bfcl"))
 import bfcl_mutations  # noqa: E402
 import bfcl_reference  # noqa: E402
 
-from toolscore.bfcl import check  # noqa: E402
 from toolscore.cli import main  # noqa: E402
 
 LIVE = ("live_simple", "live_multiple", "live_parallel", "live_parallel_multiple")
@@ -69,27 +67,10 @@ def agreement(records: list[bfcl_mutations.Record], cases: int, seed: int) -> No
     started = time.perf_counter()
     for n, case in enumerate(bfcl_mutations.generate(records, cases, seed=seed)):
         record = case.record
-        theirs = bfcl_reference.reference_check(
-            record.functions,
-            record.ground_truth,
-            case.output,
-            record.category,
-            case.underscore_to_dot,
-        )
+        theirs, ours = bfcl_reference.both_verdicts(case, record.category if n % 3 else None)
         if theirs is None:
             crashes += 1
             continue
-        try:
-            v = check(
-                record.functions,
-                record.ground_truth,
-                copy.deepcopy(case.output),
-                underscore_to_dot=case.underscore_to_dot,
-                category=record.category if n % 3 else None,
-            )
-            ours: tuple[object, object] = (v.valid, v.error_type)
-        except Exception as exc:  # a disagreement, not a crash of the benchmark
-            ours = ("raised", repr(exc))
         per_kind[case.kind] += 1
         per_cat[record.category] += 1
         if ours != theirs:

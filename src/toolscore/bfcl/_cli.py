@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -25,7 +24,6 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 _EXIT_OK, _EXIT_BELOW, _EXIT_BAD_INPUT = 0, 1, 2
-_SUFFIXES = {".json": "json", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html"}
 _ERRORS_SHOWN = 4
 
 
@@ -124,26 +122,15 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         return _EXIT_BAD_INPUT
 
 
-def _report_format(args: argparse.Namespace) -> str | None:
-    if args.report and not args.output:
-        raise _BadInput(f"--report {args.report} needs -o PATH (where to write it)")
-    if args.output and not args.report:
-        fmt = _SUFFIXES.get(Path(args.output).suffix.lower())
-        if fmt is None:
-            raise _BadInput(
-                f"-o {args.output}: cannot tell the report format from the suffix; "
-                "add --report json|md|html"
-            )
-        return fmt
-    report: str | None = args.report
-    return report
-
-
 def _run(args: argparse.Namespace, out: TextIO) -> int:
+    from scorekit.report import report_format
     from toolscore.bfcl._data import load
     from toolscore.bfcl._score import read_outputs, score
 
-    fmt = _report_format(args)
+    try:
+        fmt = report_format(args.report, args.output)
+    except ValueError as exc:
+        raise _BadInput(str(exc)) from None
     cases = load(args.questions, args.answers, category=args.category)
     known = {case.category for case in cases}
     pairs = read_outputs(args.outputs)

@@ -101,3 +101,25 @@ def reference_decode(text: str) -> tuple[str, Any]:
     except Exception:
         return "failed", None
     return ("ok", calls) if gate(calls) else ("format", None)
+
+
+def both_verdicts(case: Any, our_category: str | None) -> tuple[Any, tuple[Any, Any]]:
+    """BFCL's and our (valid, error_type) on a generated case (``bfcl_mutations.Case``);
+    BFCL's is None when its checker raised, ours ("raised", repr) when ours did."""
+    from toolscore.bfcl import check
+
+    record = case.record
+    theirs = reference_check(
+        record.functions, record.ground_truth, case.output, record.category, case.underscore_to_dot
+    )
+    try:
+        v = check(
+            record.functions,
+            record.ground_truth,
+            copy.deepcopy(case.output),
+            underscore_to_dot=case.underscore_to_dot,
+            category=our_category,
+        )
+    except Exception as exc:  # a disagreement to report, not a crash of the comparison
+        return theirs, ("raised", repr(exc))
+    return theirs, (v.valid, v.error_type)
