@@ -15,13 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolscore.bfcl._verdict import (
-    BFCLVerdict,
-    check,
-    checker_for,
-    read_answer,
-    read_schemas,
-)
+from toolscore.bfcl._inputs import read_answer, read_schemas
+from toolscore.bfcl._verdict import BFCLVerdict, check, checker_for
 
 __all__ = ["BFCLCase", "BFCLDataError", "category_of", "load", "read_records"]
 

@@ -7,11 +7,14 @@ each schema type to one Python type; strings are compared after deleting ASCII s
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 __all__ = [
     "PYTHON_TYPES",
     "SchemaError",
+    "describe_answer",
+    "describe_call",
     "first_answer_type",
     "normalise",
     "python_type",
@@ -142,3 +145,29 @@ def show_alternatives(alternatives: list[Any], limit: int = 160) -> str:
     if shown and "" in alternatives:
         text += " (or leave it out)"
     return text
+
+
+def describe_answer(name: str, params: Mapping[str, list[Any]]) -> str:
+    """An answered call written compactly: ``f(a=1|2, unit='cm'|omitted)``.
+
+    Example:
+        >>> describe_answer("area", {"base": [10], "unit": ["units", ""]})
+        "area(base=10, unit='units'|omitted)"
+    """
+    parts = []
+    for param, alternatives in params.items():
+        shown = [show(a, 40) for a in alternatives if a != ""]
+        if "" in alternatives:
+            shown.append("omitted")
+        parts.append(f"{param}={'|'.join(shown)}")
+    return f"{name}({', '.join(parts)})"
+
+
+def describe_call(call: Any) -> str:
+    """A decoded output call written like Python: ``f(a=1, b='x')``."""
+    if isinstance(call, Mapping) and len(call) == 1:
+        name, args = next(iter(call.items()))
+        if isinstance(args, Mapping):
+            inner = ", ".join(f"{k}={show(v, 40)}" for k, v in args.items())
+            return f"{name}({inner})"
+    return show(call)

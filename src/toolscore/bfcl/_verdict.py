@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolscore.bfcl._inputs import read_answer, read_schemas, schema_named
 from toolscore.bfcl._output import (
     WRONG_FORMAT,
     DecodeFailure,
@@ -24,18 +25,9 @@ from toolscore.bfcl._output import (
     read_output,
 )
 from toolscore.bfcl._rules import Finding, call_name, check_call
-from toolscore.bfcl._values import SchemaError, show
+from toolscore.bfcl._values import describe_answer, describe_call
 
-__all__ = [
-    "BFCLVerdict",
-    "check",
-    "checker_for",
-    "describe_answer",
-    "describe_call",
-    "read_answer",
-    "read_schemas",
-    "schema_named",
-]
+__all__ = ["BFCLVerdict", "check", "checker_for"]
 
 PARALLEL_COUNT = "parallel_function_checker_no_order:wrong_count"
 NO_MATCH = "parallel_function_checker_no_order:cannot_find_match"
@@ -340,32 +332,6 @@ def _loose(name: Any) -> str:
     return str(name).replace(".", "_").lower()
 
 
-def describe_answer(name: str, params: Mapping[str, list[Any]]) -> str:
-    """An answered call written compactly: ``f(a=1|2, unit='cm'|omitted)``.
-
-    Example:
-        >>> describe_answer("area", {"base": [10], "unit": ["units", ""]})
-        "area(base=10, unit='units'|omitted)"
-    """
-    parts = []
-    for param, alternatives in params.items():
-        shown = [show(a, 40) for a in alternatives if a != ""]
-        if "" in alternatives:
-            shown.append("omitted")
-        parts.append(f"{param}={'|'.join(shown)}")
-    return f"{name}({', '.join(parts)})"
-
-
-def describe_call(call: Any) -> str:
-    """A decoded output call written like Python: ``f(a=1, b='x')``."""
-    if isinstance(call, Mapping) and len(call) == 1:
-        name, args = next(iter(call.items()))
-        if isinstance(args, Mapping):
-            inner = ", ".join(f"{k}={show(v, 40)}" for k, v in args.items())
-            return f"{name}({inner})"
-    return show(call)
-
-
 def _count_message(calls: list[Any], answer: Sequence[Mapping[str, Any]]) -> str:
     made = ", ".join(describe_call(c) for c in calls) or "no call"
     wanted = ", ".join(next(iter(a)) for a in answer)
@@ -408,54 +374,3 @@ def _relevance(kind: str, model_output: Any) -> BFCLVerdict:
         kind,
         calls,
     )
-
-
-def read_schemas(functions: Any) -> list[Mapping[str, Any]]:
-    if isinstance(functions, Mapping):
-        functions = [functions]
-    if not isinstance(functions, (list, tuple)):
-        raise TypeError(
-            f"functions must be the question's 'function' list of schemas, got "
-            f"{type(functions).__name__}"
-        )
-    for n, schema in enumerate(functions):
-        if not isinstance(schema, Mapping) or not isinstance(schema.get("name"), str):
-            raise TypeError(
-                f"functions[{n}] must be a schema with a 'name' and 'parameters', got "
-                f"{show(schema, 60)}"
-            )
-        parameters = schema.get("parameters")
-        if parameters is not None and not isinstance(parameters, Mapping):
-            raise TypeError(f"functions[{n}] ({schema['name']}): 'parameters' must be a dict")
-    return list(functions)
-
-
-def read_answer(ground_truth: Any) -> list[dict[str, dict[str, list[Any]]]]:
-    if not isinstance(ground_truth, (list, tuple)):
-        raise TypeError(
-            "ground_truth must be the possible answer's 'ground_truth' list "
-            f"[{{name: {{param: [alternatives]}}}}], got {type(ground_truth).__name__}"
-        )
-    out = []
-    for n, call in enumerate(ground_truth):
-        if not isinstance(call, Mapping) or len(call) != 1:
-            raise TypeError(f"ground_truth[{n}] must be a one-key dict {{name: {{...}}}}")
-        name, params = next(iter(call.items()))
-        if not isinstance(params, Mapping):
-            raise TypeError(f"ground_truth[{n}] ({name}): the parameters must be a dict")
-        for param, alternatives in params.items():
-            if not isinstance(alternatives, list):
-                raise TypeError(
-                    f"ground_truth[{n}] ({name}): parameter {param!r} must hold a list of "
-                    f"allowed values, got {show(alternatives, 40)}"
-                )
-        out.append({name: dict(params)})
-    return out
-
-
-def schema_named(schemas: list[Mapping[str, Any]], name: str) -> Mapping[str, Any]:
-    for schema in schemas:
-        if schema.get("name") == name:
-            return schema
-    known = ", ".join(repr(s.get("name")) for s in schemas) or "none"
-    raise SchemaError(f"the answer calls {name!r}, which is not among the functions ({known})")
