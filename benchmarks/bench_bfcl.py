@@ -14,7 +14,8 @@ Run (from the repository root, in the dev environment with ``pip install --no-de
    category, so the checker is picked from the record's shape); they agree when ``valid`` and,
    if invalid, ``error_type`` are equal. Printed: agreement overall, per mutation kind, per
    category, and the inputs on which BFCL's checker raised (left out). Targets: >= 99.9 %
-   overall, >= 99 % per kind, over >= 10,000 cases.
+   overall, >= 99 % per kind, over >= 10,000 cases. Then the same on made-up records
+   (tests/toolscore/bfcl/bfcl_synthetic.py: random schemas, answers and outputs).
 2. Speed. A result file of 1,000 prompt-mode outputs (correct and mutated, over the four
    categories and live_simple/live_multiple) scored by ``toolscore bfcl`` in this process
    (read, decode, check, print), best and median of ``--repeat`` runs, and once as a fresh
@@ -41,6 +42,7 @@ sys.path.insert(0, str(ROOT / "tests" / "toolscore" / "bfcl"))
 
 import bfcl_mutations  # noqa: E402
 import bfcl_reference  # noqa: E402
+import bfcl_synthetic  # noqa: E402
 
 from toolscore.cli import main  # noqa: E402
 
@@ -99,6 +101,22 @@ def agreement(records: list[bfcl_mutations.Record], cases: int, seed: int) -> No
     print(f"  left out: {crashes} inputs on which BFCL's checker itself raised")
     for line in examples:
         print(line)
+
+
+def made_up(cases: int, seed: int) -> None:
+    agree = total = crashes = 0
+    for case in bfcl_synthetic.generate(cases, seed=seed):
+        theirs, ours = bfcl_reference.both_verdicts(case, case.record.category)
+        if theirs is None:
+            crashes += 1
+            continue
+        total += 1
+        agree += ours == theirs
+    print(
+        f"\nMade-up records (random schemas, answers and outputs; "
+        f"tests/toolscore/bfcl/bfcl_synthetic.py): {total} cases, agreement "
+        f"{agree / total:.4%}; left out {crashes} on which BFCL's checker raised"
+    )
 
 
 def prompt_text(calls: list[dict[str, dict[str, object]]]) -> str:
@@ -186,6 +204,7 @@ def _time_command(
 def main_() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=int, default=12_000, help="generated outputs")
+    parser.add_argument("--made-up", type=int, default=5_000, help="made-up records")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5, help="timed runs of toolscore bfcl")
     parser.add_argument("--data", help="folder of BFCL_v4_<category>.json files (and answers)")
@@ -198,6 +217,7 @@ def main_() -> None:
     )
     if bfcl_reference.available():
         agreement(records, args.cases, args.seed)
+        made_up(args.made_up, args.seed)
     else:
         print(bfcl_reference.INSTALL_HINT + "; agreement skipped")
     speed(folder, args.repeat, args.seed)
