@@ -376,7 +376,7 @@ def _check_list_of_dicts(
         size = len(alternative) if isinstance(alternative, (list, tuple, str)) else None
         if size != len(value):
             sizes = sorted({len(a) for a in alternatives if isinstance(a, (list, tuple, str))})
-            allowed = " or ".join(str(n) for n in sizes) or "no list of"  # e.g. "0 or 1"
+            allowed = " or ".join(str(n) for n in sizes) or "no list of"
             finding = Finding(
                 "value_error:list_dict_count",
                 f"{where} holds {len(value)} dicts; the answer allows {allowed} dicts "
