@@ -104,6 +104,8 @@ def agreement(records: list[bfcl_mutations.Record], cases: int, seed: int) -> No
 
 
 def made_up(cases: int, seed: int) -> None:
+    if cases <= 0:
+        return
     agree = total = crashes = 0
     for case in bfcl_synthetic.generate(cases, seed=seed):
         theirs, ours = bfcl_reference.both_verdicts(case, case.record.category)
