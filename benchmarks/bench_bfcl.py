@@ -60,6 +60,8 @@ def data_folder(explicit: str | None) -> tuple[Path, tuple[str, ...]]:
 
 
 def agreement(records: list[bfcl_mutations.Record], cases: int, seed: int) -> None:
+    if cases <= 0:
+        return
     per_kind: Counter[str] = Counter()
     bad_kind: Counter[str] = Counter()
     per_cat: Counter[str] = Counter()
