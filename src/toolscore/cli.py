@@ -117,6 +117,10 @@ def _parser() -> argparse.ArgumentParser:
         help="when given, exit 1 if any trace scores below it",
     )
     _add_common(cmp)
+    # Subcommands in their own modules register a parser whose ``run(args, out)`` handles it.
+    from toolscore.bfcl._cli import register as register_bfcl
+
+    register_bfcl(sub)
     return parser
 
 
@@ -249,7 +253,8 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            code = _cmd_eval(args, stream) if args.command == "eval" else _cmd_compare(args, stream)
+            handler = _cmd_eval if args.command == "eval" else _cmd_compare
+            code: int = getattr(args, "run", handler)(args, stream)
         # e.g. arguments that are not valid JSON: the call is kept, the user is told, in one line.
         for w in caught:
             sys.stderr.write(f"toolscore: warning: {' '.join(str(w.message).split())}\n")

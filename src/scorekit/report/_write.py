@@ -16,6 +16,14 @@ from scorekit.report._markdown_report import render_markdown
 from scorekit.report._rows import Row
 
 FORMATS = ("json", "html", "md", "csv")
+_SUFFIXES = {
+    ".json": "json",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "md",
+    ".markdown": "md",
+    ".csv": "csv",
+}
 
 
 class ReportError(OSError):
@@ -177,3 +185,28 @@ def write_report(
     if key == "csv":
         return write_csv(rows, stats, path, secrets=secrets)
     raise ValueError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.")
+
+
+def report_format(report: str | None, output: str | os.PathLike[str] | None) -> str | None:
+    """The format of a command's ``--report FMT -o PATH`` pair: ``FMT``, else the suffix of
+    ``PATH`` (``.json``, ``.html``, ``.md``, ``.csv``), or ``None`` when neither is given.
+
+    Raises:
+        ValueError: ``--report`` without ``-o``, or an ``-o`` whose suffix names no format
+            (the message says what to add).
+
+    Example:
+        >>> report_format(None, "out/report.md"), report_format("html", "r.txt")
+        ('md', 'html')
+    """
+    if report and output is None:
+        raise ValueError(f"--report {report} needs -o PATH (where to write it)")
+    if report or output is None:
+        return report or None
+    fmt = _SUFFIXES.get(Path(output).suffix.lower())
+    if fmt is None:
+        raise ValueError(
+            f"-o {os.fspath(output)}: cannot tell the report format from the suffix; "
+            "add --report json|md|html|csv"
+        )
+    return fmt

@@ -14,6 +14,8 @@ JSON                                 matcher
 ``{"$contains": "x"}``               ``Contains("x")`` (the item may be a matcher)
 ``{"$type": "int"}``                 ``IsType(int)``; a list of names for several
 ``{"$literal": {...}}``              the value as written (a dict with ``$`` keys)
+``{"$bfcl_string": "New York"}``     ``toolscore.bfcl.BFCLString("New York")``
+``{"$bfcl_dict": {"k": ["v", ""]}}`` ``toolscore.bfcl.BFCLDict({"k": ["v", ""]})``
 ===================================  ==============================================
 
 Type names: ``int``, ``float``, ``number`` (int or float), ``str``/``string``, ``bool``,
@@ -30,7 +32,17 @@ from scorekit._shorten import shorten
 from toolscore._engine.trace_files import TraceFileError
 from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
 
-MATCHER_KEYS = ("$any", "$regex", "$approx", "$one_of", "$contains", "$type", "$literal")
+MATCHER_KEYS = (
+    "$any",
+    "$regex",
+    "$approx",
+    "$one_of",
+    "$contains",
+    "$type",
+    "$literal",
+    "$bfcl_string",
+    "$bfcl_dict",
+)
 
 _TYPE_NAMES: dict[str, tuple[type, ...]] = {
     "int": (int,),
@@ -135,6 +147,15 @@ def _any(spec: Mapping[str, Any], where: str) -> Matcher:
     return ANY
 
 
+def _bfcl(spec: Mapping[str, Any], where: str) -> Matcher:
+    from toolscore.bfcl._matchers import from_json
+
+    try:
+        return from_json(spec)
+    except ValueError as exc:
+        raise _fail(where, str(exc)) from None
+
+
 _DECODERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
     "$any": _any,
     "$regex": _regex,
@@ -142,6 +163,8 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
     "$one_of": _one_of,
     "$contains": _contains,
     "$type": _type,
+    "$bfcl_string": _bfcl,
+    "$bfcl_dict": _bfcl,
 }
 
 
