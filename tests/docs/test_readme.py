@@ -33,6 +33,18 @@ def _env() -> dict[str, str]:
     return env
 
 
+def _run(command: list[str], timeout: float = 120, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        command,
+        cwd=ROOT,
+        env={**_env(), **env},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
 def test_the_main_job_command_prints_the_documented_figures() -> None:
     first, _, shown = _two_commands()
     install = VENV + "pip install -e . && "
@@ -40,15 +52,7 @@ def test_the_main_job_command_prints_the_documented_figures() -> None:
     command = first[len(install) :]
     assert command == "texts-score compare examples/texts/expected.txt examples/texts/given.txt"
     # A terminal wide enough for the first line (the README shows it unwrapped).
-    done = subprocess.run(
-        command.split(),
-        cwd=ROOT,
-        env={**_env(), "COLUMNS": "200"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = _run(command.split(), COLUMNS="200")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("precision 0.7480   recall 0.7475   F1 0.7477   (judge: local;")
     assert matches(shown, done.stdout), mismatch_report(
@@ -82,26 +86,10 @@ def test_every_example_runs() -> None:
     )
     assert scripts, "no example script found"
     for script in scripts:
-        done = subprocess.run(
-            [sys.executable, str(script)],
-            cwd=ROOT,
-            env=_env(),
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        done = _run([sys.executable, str(script)])
         assert done.returncode == 0, f"{script}:\n{done.stdout}\n{done.stderr}"
     test_files = sorted(str(p) for p in examples.rglob("test_*.py"))
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *test_files],
-        cwd=ROOT,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *test_files], 300)
     assert done.returncode == 0, done.stdout
     assert re.search(r"^\d+ passed in ", done.stdout, re.M), done.stdout
     assert "skipped" not in done.stdout and "error" not in done.stdout.lower(), done.stdout
