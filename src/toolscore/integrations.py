@@ -85,6 +85,8 @@ def _call(name: Any, raw_args: Any) -> Call:
 # Keys of messages, blocks and parts that can legitimately hold no tool call.
 _MESSAGE_KEYS = ("role", "type", "content", "parts", "part_kind", "kind", "text", "subtype")
 _TOOL_USE_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+# Claude Agent SDK dataclasses carry no "type" field: known by their class name.
+_SDK_TOOL_USE = ("ToolUseBlock", "ServerToolUseBlock")
 
 
 def _extract(obj: Any) -> list[Call]:
@@ -122,6 +124,8 @@ def _extract(obj: Any) -> list[Call]:
     if "new_items" in d:  # OpenAI Agents SDK RunResult
         return _extract(list(d.get("new_items") or []))
     kind = d.get("type")
+    if isinstance(d.get("data"), Mapping) and isinstance(kind, str) and len(d) == 2:
+        return _extract(d["data"])  # LangChain's messages_to_dict form {"type": ..., "data": ...}
     if kind == "tool_call_item" or d.get("__type__") == "ToolCallItem":
         raw = plain(d.get("raw_item")) or {}
         return [_call(_get(raw, "name", "type"), _get(raw, "arguments", "input"))]
@@ -146,7 +150,7 @@ def _extract(obj: Any) -> list[Call]:
         ]
     if isinstance(d.get("output"), list):  # Responses API response
         return _extract(list(d["output"]))
-    if kind in _TOOL_USE_BLOCKS or d.get("__type__") == "ToolUseBlock":  # Anthropic, Claude SDK
+    if kind in _TOOL_USE_BLOCKS or d.get("__type__") in _SDK_TOOL_USE:  # Anthropic, Claude SDK
         return [_call(d.get("name"), d.get("input"))]
     if d.get("part_kind") == "tool-call" or d.get("__type__") == "ToolCallPart":  # Pydantic AI
         return [_call(d.get("tool_name"), d.get("args"))]
@@ -156,6 +160,7 @@ def _extract(obj: Any) -> list[Call]:
         or d.get("__type__")
         in (
             "ToolResultBlock",
+            "ServerToolResultBlock",
             "TextBlock",
             "ThinkingBlock",
         )
