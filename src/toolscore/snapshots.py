@@ -41,11 +41,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolscore._snapshot_drift import calls_diff, carry_over, encode_calls
-from toolscore._snapshot_files import change_path, dumps_canonical, snapshot_file_name, write_atomic
+from toolscore._engine.snapshot_drift import calls_diff, carry_over, encode_calls
+from toolscore._engine.snapshot_files import (
+    change_path,
+    dumps_canonical,
+    snapshot_file_name,
+    write_atomic,
+)
 
 if TYPE_CHECKING:
-    from toolscore._result import EvaluationResult
+    from toolscore._engine.result import EvaluationResult
 
 __all__ = [
     "DEFAULT_ROOT",
@@ -138,7 +143,7 @@ class Snapshot:
             ValueError: ``calls`` is not a list of ``{"tool", "args"}`` objects, or holds an
                 unknown matcher key.
         """
-        from toolscore._trace_gold import decode_gold
+        from toolscore._engine.trace_gold import decode_gold
 
         calls = data.get("calls", [])
         if not isinstance(calls, builtins.list):
@@ -242,7 +247,9 @@ class SnapshotStore:
             return path
         snapshot.updated_at = _now()
         snapshot.toolscore_version = _version() or snapshot.toolscore_version
-        document.update(updated_at=snapshot.updated_at, toolscore_version=snapshot.toolscore_version)
+        document.update(
+            updated_at=snapshot.updated_at, toolscore_version=snapshot.toolscore_version
+        )
         write_atomic(path, dumps_canonical(document))
         return path
 
@@ -377,8 +384,8 @@ def check_snapshot(
             without ``allow_pending``, a missing or unapproved snapshot.
     """
     __tracebackhide__ = True
-    from toolscore._assertions import ToolScoreAssertionError, check_min_score
-    from toolscore._evaluate import evaluate
+    from toolscore._engine.assertions import ToolScoreAssertionError, check_min_score
+    from toolscore._engine.evaluate import evaluate
 
     threshold = check_min_score(min_score)
     calls = _plain_calls(actual)
@@ -429,7 +436,7 @@ def check_snapshot(
                     [
                         f"Snapshot {name!r} is pending approval, and an unapproved snapshot is "
                         "not a baseline in CI (the CI environment variable is set).",
-                        *([""] + diff if diff else []),
+                        *(["", *diff] if diff else []),
                         f"Hint: review {path}, approve it locally with "
                         f"`{_approve_command(name)}` and commit it.",
                     ]
@@ -469,7 +476,7 @@ def _drift_message(
     store: SnapshotStore,
     recorded: bool,
 ) -> str:
-    from toolscore._render import render_result
+    from toolscore._engine.render import render_result
 
     path = _shown(store.path_for(name))
     diff = calls_diff(approved.calls, merged, f"approved  {path}", "this run")

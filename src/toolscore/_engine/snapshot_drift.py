@@ -12,12 +12,12 @@ from __future__ import annotations
 import difflib
 from typing import TYPE_CHECKING, Any
 
-from toolscore._compare import values_match
-from toolscore._snapshot_files import dumps_canonical
-from toolscore._trace_gold import encode_value
+from toolscore._engine.compare import values_match
+from toolscore._engine.snapshot_files import dumps_canonical
+from toolscore._engine.trace_gold import encode_value
 
 if TYPE_CHECKING:
-    from toolscore._result import EvaluationResult
+    from toolscore._engine.result import EvaluationResult
 
 __all__ = ["calls_diff", "carry_over", "encode_calls"]
 
@@ -84,6 +84,4 @@ def calls_diff(
     """A unified diff of two call lists in their snapshot-file text (no lines when equal)."""
     old = dumps_canonical(encode_calls(before, "calls")).splitlines()
     new = dumps_canonical(encode_calls(after, "calls")).splitlines()
-    return list(
-        difflib.unified_diff(old, new, before_label, after_label, n=context, lineterm="")
-    )
+    return list(difflib.unified_diff(old, new, before_label, after_label, n=context, lineterm=""))

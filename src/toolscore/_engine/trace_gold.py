@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolscore._trace_files import TraceFileError
+from toolscore._engine.trace_files import TraceFileError
 from toolscore.matchers import (
     ANY,
     Approx,
@@ -306,7 +306,7 @@ def _encode_flags(flags: int, where: str) -> str:
     return letters
 
 
-def _encode_matcher(m: Matcher, where: str) -> dict[str, Any]:
+def _encode_matcher(m: Matcher, where: str) -> Any:
     if isinstance(m, _AnyMatcher):
         return {"$any": True}
     if isinstance(m, Regex):
