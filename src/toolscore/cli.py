@@ -23,6 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from toolscore._cli import snapshots as snapshot_commands
+from toolscore._cli.common import EXIT_BAD_INPUT, EXIT_BELOW, EXIT_OK, CommandError
 from toolscore._engine.trace_files import TRACE_FORMATS, TraceFileError
 
 if TYPE_CHECKING:
@@ -31,9 +33,6 @@ if TYPE_CHECKING:
 
 __all__ = ["main"]
 
-EXIT_OK = 0
-EXIT_BELOW = 1
-EXIT_BAD_INPUT = 2
 _REPORT_SUFFIXES = {
     ".json": "json",
     ".md": "md",
@@ -49,8 +48,7 @@ _COLUMNS = (
 )
 
 
-class _BadInput(Exception):
-    """Bad input: printed as one line, exit code 2."""
+_BadInput = CommandError  # the name subcommand modules of other packages may still use
 
 
 class _Parser(argparse.ArgumentParser):
@@ -90,8 +88,12 @@ def _add_common(p: argparse.ArgumentParser) -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="toolscore",
-        description="Score the tool calls recorded in trace files against a gold file.",
+        description="Score the tool calls of LLM agents: against gold files (eval, compare, "
+        "regression), against approved snapshots (record, approve, snapshots), and more.",
     )
+    from toolscore import __version__
+
+    parser.add_argument("--version", action="version", version=f"toolscore, version {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     ev = sub.add_parser(
         "eval",
@@ -103,6 +105,7 @@ def _parser() -> argparse.ArgumentParser:
     ev.add_argument("trace", help="recorded calls: provider response, MCP log or call list")
     ev.add_argument("--min-score", type=_min_score, default=0.9, help="passing score (default 0.9)")
     _add_common(ev)
+    ev.set_defaults(run=_cmd_eval)
     cmp = sub.add_parser(
         "compare",
         help="rank several traces (models, prompts) against one gold file",
@@ -117,6 +120,8 @@ def _parser() -> argparse.ArgumentParser:
         help="when given, exit 1 if any trace scores below it",
     )
     _add_common(cmp)
+    cmp.set_defaults(run=_cmd_compare)
+    snapshot_commands.register(sub)
     return parser
 
 
@@ -249,7 +254,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            code = _cmd_eval(args, stream) if args.command == "eval" else _cmd_compare(args, stream)
+            code = int(args.run(args, stream))
         # e.g. arguments that are not valid JSON: the call is kept, the user is told, in one line.
         for w in caught:
             sys.stderr.write(f"toolscore: warning: {' '.join(str(w.message).split())}\n")

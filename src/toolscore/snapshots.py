@@ -45,6 +45,7 @@ from toolscore._engine.snapshot_drift import calls_diff, carry_over, encode_call
 from toolscore._engine.snapshot_files import (
     change_path,
     dumps_canonical,
+    shown_path,
     snapshot_file_name,
     write_atomic,
 )
@@ -340,13 +341,6 @@ def _in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
-def _shown(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
-
-
 def _approve_command(name: str) -> str:
     return f"toolscore approve {shlex.quote(name)}"
 
@@ -390,7 +384,7 @@ def check_snapshot(
     threshold = check_min_score(min_score)
     calls = _plain_calls(actual)
     existing = store.load(name)
-    path = _shown(store.path_for(name))
+    path = shown_path(store.path_for(name))
     ci = _in_ci() and not allow_pending
 
     if update:
@@ -478,12 +472,13 @@ def _drift_message(
 ) -> str:
     from toolscore._engine.render import render_result
 
-    path = _shown(store.path_for(name))
+    path = shown_path(store.path_for(name))
     diff = calls_diff(approved.calls, merged, f"approved  {path}", "this run")
     if recorded:
+        change = shown_path(store.change_path_for(name))
         hint = (
             f"If the new calls are right, accept them with `{_approve_command(name)}` (this "
-            f"run's calls are kept as a pending change in {_shown(store.change_path_for(name))})"
+            f"run's calls are kept as a pending change in {change})"
             " or re-run with --toolscore-update; if a value may differ from run to run, write "
             'a matcher in the snapshot instead, such as {"$any": true} or {"$regex": "..."}.'
         )

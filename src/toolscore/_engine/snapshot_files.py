@@ -20,7 +20,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CHANGE_SUFFIX", "change_path", "dumps_canonical", "snapshot_file_name", "write_atomic"]
+__all__ = [
+    "CHANGE_SUFFIX",
+    "change_path",
+    "dumps_canonical",
+    "shown_path",
+    "snapshot_file_name",
+    "write_atomic",
+]
 
 CHANGE_SUFFIX = ".new"
 """Appended to a snapshot's file name for its pending change (``<stem>.json.new``)."""
@@ -112,3 +119,12 @@ def write_atomic(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """``path`` relative to the working directory when it lies below it (for messages)."""
+    p = Path(path)
+    try:
+        return str(p.resolve().relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        return str(p)
