@@ -226,8 +226,20 @@ def test_record_runs_pytest_and_lists_what_waits(tmp_path: Path) -> None:
         "    toolscore_snapshot([{'tool': 'search', 'args': {'q': 'x'}}])\n"
     )
     run = subprocess.run(
-        [sys.executable, "-m", "toolscore.cli", "record", "--"]
-        + [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_agent.py"],
+        [
+            sys.executable,
+            "-m",
+            "toolscore.cli",
+            "record",
+            "--",
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "test_agent.py",
+        ],
         capture_output=True,
         text=True,
         check=False,

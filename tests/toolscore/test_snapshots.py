@@ -233,12 +233,14 @@ def test_custom_matchers_cannot_be_saved(store: SnapshotStore) -> None:
 def test_corrupt_files(store: SnapshotStore) -> None:
     store.save(Snapshot("good", CALLS))
     store.path_for("bad").write_text("{not json")
-    with pytest.raises(ValueError, match="Corrupt snapshot file at .*bad"):
+    with pytest.raises(ValueError, match=r"Corrupt snapshot file at .*bad"):
         store.load("bad")
     with pytest.warns(SnapshotWarning, match="skipped: Corrupt snapshot file"):
         names = [s.name for s in store.list()]
     assert names == ["good"]
-    store.path_for("odd").write_text('{"name": "odd", "calls": [{"tool": "x", "args": {"$nope": 1}}]}')
+    store.path_for("odd").write_text(
+        '{"name": "odd", "calls": [{"tool": "x", "args": {"$nope": 1}}]}'
+    )
     with pytest.raises(ValueError, match=r"Corrupt snapshot file.*unknown matcher key '\$nope'"):
         store.load("odd")
 
@@ -357,7 +359,7 @@ def test_a_changed_pending_recording_is_refreshed(store: SnapshotStore) -> None:
 
 def test_min_score_below_one_tolerates_drift(store: SnapshotStore) -> None:
     store.save(Snapshot("t", CALLS, approved=True))
-    result, _ = _check(store, CALLS[:1] + [{"tool": "book", "args": {"id": 8}}], min_score=0.8)
+    result, _ = _check(store, [*CALLS[:1], {"tool": "book", "args": {"id": 8}}], min_score=0.8)
     assert 0.8 <= result.score < 1.0  # type: ignore[attr-defined]
     with pytest.raises(ValueError, match="min_score"):
         _check(store, CALLS, min_score=1.5)
