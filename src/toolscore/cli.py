@@ -23,7 +23,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from toolscore._cli import generate as generate_command
+from toolscore._cli import init as init_command
 from toolscore._cli import snapshots as snapshot_commands
+from toolscore._cli import validate as validate_command
 from toolscore._cli.common import EXIT_BAD_INPUT, EXIT_BELOW, EXIT_OK, CommandError
 from toolscore._engine.trace_files import TRACE_FORMATS, TraceFileError
 
@@ -122,6 +125,9 @@ def _parser() -> argparse.ArgumentParser:
     _add_common(cmp)
     cmp.set_defaults(run=_cmd_compare)
     snapshot_commands.register(sub)
+    validate_command.register(sub)
+    generate_command.register(sub)
+    init_command.register(sub)
     return parser
 
 
