@@ -217,15 +217,6 @@ def function_definitions(data: Any) -> list[dict[str, Any]]:
     return found
 
 
-def _flat_schema(parameters: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """The per-argument schema :func:`toolscore.validators.validate_argument_schema` reads."""
-    required = set(parameters.get("required") or ())
-    return {
-        name: {**rules, "required": name in required}
-        for name, rules in (parameters.get("properties") or {}).items()
-    }
-
-
 def generate_cases(
     function: Mapping[str, Any],
     count: int = 10,
@@ -235,7 +226,9 @@ def generate_cases(
     """``count`` expected calls for one function definition.
 
     With ``include_edge_cases``, about 60% are normal, 20% boundary and 20% edge cases.
-    Each case is ``{"tool", "args", "metadata": {"description", "variation", "schema"}}``.
+    Each case is ``{"tool", "args", "metadata": {"description", "variation", "schema"}}``;
+    ``schema`` is the function's parameter schema, which
+    :func:`toolscore.validators.validate_argument_schema` checks calls against.
     """
     rng = rng or random.Random(0)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
@@ -246,15 +239,18 @@ def generate_cases(
         plan += ["edge"] * (count - normal - boundary)
     else:
         plan = ["normal"] * count
-    parameters = function.get("parameters") or {}
-    schema = _flat_schema(parameters)
+    parameters = function.get("parameters") or {"type": "object", "properties": {}}
     name = str(function["name"])
     description = str(function.get("description") or f"Call {name}")
     return [
         {
             "tool": name,
             "args": _object(parameters, variation, rng),
-            "metadata": {"description": description, "variation": variation, "schema": schema},
+            "metadata": {
+                "description": description,
+                "variation": variation,
+                "schema": parameters,
+            },
         }
         for variation in plan
     ]

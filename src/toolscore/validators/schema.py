@@ -57,25 +57,25 @@ def _is_json_schema(schema: Mapping[str, Any]) -> bool:
     return schema.get("type") == "object" and isinstance(schema.get("properties"), Mapping)
 
 
-def _flat(schema: Any) -> dict[str, dict[str, Any]]:
-    """The flat per-argument form of either accepted schema shape."""
+def _arguments(schema: Any) -> list[tuple[str, Mapping[str, Any], bool]]:
+    """``(name, rules, required)`` per argument, from either accepted schema shape."""
     if not isinstance(schema, Mapping):
         raise SchemaValidationError(
             f"an argument schema must be a dict of argument rules, got {type(schema).__name__}"
         )
     if _is_json_schema(schema):
-        required = set(schema.get("required") or ())
-        return {
-            name: {**rules, "required": name in required}
-            for name, rules in schema["properties"].items()
-        }
+        required = schema.get("required") or ()
+        return [(name, rules, name in required) for name, rules in schema["properties"].items()]
+    out = []
     for name, rules in schema.items():
         if not isinstance(rules, Mapping):
             raise SchemaValidationError(
                 f"the schema of argument {name!r} must be a dict of rules "
                 f'(like {{"type": "string"}}), got {rules!r}'
             )
-    return {name: dict(rules) for name, rules in schema.items()}
+        flag = rules.get("required", True)
+        out.append((name, rules, flag if isinstance(flag, bool) else True))
+    return out
 
 
 def _type_names(rules: Mapping[str, Any], path: str) -> list[str]:
@@ -183,9 +183,10 @@ def _object(value: Mapping[str, Any], rules: Mapping[str, Any], path: str) -> li
     properties = rules.get("properties")
     if not isinstance(properties, Mapping):
         return []
+    required = rules.get("required")
     errors = [
         f"Missing required argument: {path}.{name}"
-        for name in rules.get("required") or ()
+        for name in (required if isinstance(required, (list, tuple)) else ())
         if name not in value
     ]
     for name, sub in properties.items():
@@ -223,9 +224,9 @@ def validate_argument_schema(call: Any, schema: Mapping[str, Any]) -> tuple[bool
     """
     args = as_call(call).args or {}
     errors: list[str] = []
-    for name, rules in _flat(schema).items():
+    for name, rules, required in _arguments(schema):
         if name not in args:
-            if rules.get("required", True):
+            if required:
                 errors.append(f"Missing required argument: {name}")
             continue
         errors.extend(_check(args[name], rules, name))
