@@ -41,13 +41,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scorekit._atomic import write_text_atomic
 from toolscore._engine.snapshot_drift import calls_diff, carry_over, encode_calls
 from toolscore._engine.snapshot_files import (
     change_path,
     dumps_canonical,
     shown_path,
     snapshot_file_name,
-    write_atomic,
 )
 
 if TYPE_CHECKING:
@@ -251,7 +251,7 @@ class SnapshotStore:
         document.update(
             updated_at=snapshot.updated_at, toolscore_version=snapshot.toolscore_version
         )
-        write_atomic(path, dumps_canonical(document))
+        write_text_atomic(path, dumps_canonical(document))
         return path
 
     def save(self, snapshot: Snapshot) -> Path:

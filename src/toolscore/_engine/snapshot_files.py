@@ -1,4 +1,4 @@
-"""Snapshot files on disk: their names, their canonical text, and atomic writes.
+"""Snapshot files on disk: their names and their canonical text.
 
 The text is canonical so that saving the same snapshot twice gives the same bytes and a change
 shows in ``git diff`` as the lines that changed: keys sorted at every level, two-space indent,
@@ -11,12 +11,10 @@ File names follow Toolscore 1.10, so a snapshot folder recorded by either tool i
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +24,6 @@ __all__ = [
     "dumps_canonical",
     "shown_path",
     "snapshot_file_name",
-    "write_atomic",
 ]
 
 CHANGE_SUFFIX = ".new"
@@ -97,28 +94,6 @@ def dumps_canonical(document: Any) -> str:
         <BLANKLINE>
     """
     return _dump(document, 0) + "\n"
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that a reader sees the old file or the new one, never half.
-
-    The text goes to a temporary file in the same folder, is flushed to disk, then renamed over
-    ``path`` (``os.replace`` is atomic on POSIX and Windows). Parallel writers (pytest-xdist
-    workers) never interleave: the last rename wins with a whole file.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name[:60]}.", suffix=".tmp")
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
 
 
 def shown_path(path: str | os.PathLike[str]) -> str:
