@@ -122,7 +122,14 @@ class ComparisonResult:
             "comparison_timestamp": self.comparison_timestamp,
             "summary": self.summary,
             "gold_changed": self.gold_changed,
-            "items": [vars(item).copy() for item in self.items],
+            # JSON has no NaN: a metric the new evaluation did not measure reads null.
+            "items": [
+                {
+                    k: v if _finite(v) or not isinstance(v, float) else None
+                    for k, v in vars(i).items()
+                }
+                for i in self.items
+            ],
             "regression_count": len(self.regressions),
             "improvement_count": len(self.improvements),
         }

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from toolscore._cli import generate as generate_command
 from toolscore._cli import init as init_command
+from toolscore._cli import regression as regression_command
 from toolscore._cli import snapshots as snapshot_commands
 from toolscore._cli import validate as validate_command
 from toolscore._cli.common import EXIT_BAD_INPUT, EXIT_BELOW, EXIT_OK, CommandError
@@ -124,6 +125,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_common(cmp)
     cmp.set_defaults(run=_cmd_compare)
+    regression_command.register(sub)
     snapshot_commands.register(sub)
     validate_command.register(sub)
     generate_command.register(sub)
