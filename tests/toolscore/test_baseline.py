@@ -113,7 +113,7 @@ def test_bad_baselines(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="Baseline file not found"):
         load_baseline(tmp_path / "none.json")
     (tmp_path / "bad.json").write_text("{")
-    with pytest.raises(ValueError, match="Invalid baseline file format: .* is not JSON"):
+    with pytest.raises(ValueError, match=r"Invalid baseline file format: .* is not JSON"):
         load_baseline(tmp_path / "bad.json")
     (tmp_path / "other.json").write_text("[1, 2]")
     with pytest.raises(ValueError, match="has no 'metrics' object"):
