@@ -403,6 +403,8 @@ def toolscore_eval(
 
         # An absolute name replaces the folder when joined.
         gold, trace = toolscore_gold_dir / gold_file, toolscore_trace_dir / trace_file
-        return evaluate_trace(gold, trace, format, **kwargs)
+        return evaluate_trace(
+            gold, trace, format, validate_side_effects=validate_side_effects, **kwargs
+        )
 
     return run
