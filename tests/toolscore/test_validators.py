@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -219,3 +220,36 @@ def test_schema_metrics() -> None:
     assert metrics["failed_calls"][0]["args"] == {"query": "", "limit": 500}
     assert metrics["error_details"][0] == "search: Argument 'query' is too short: 0 < 1"
     assert calculate_schema_validation_metrics([], trace)["schema_compliance_rate"] == 1.0
+
+
+def test_evaluate_trace_runs_the_validators(tmp_path: Path) -> None:
+    from toolscore import evaluate_trace
+
+    gold = [
+        {"tool": "fetch", "args": None, "side_effects": {"http_ok": True}},
+        {"tool": "query", "args": None, "side_effects": {"sql_rows": {"min": 2}}},
+        {"tool": "save", "args": None, "side_effects": {"file_exists": str(tmp_path / "a.txt")}},
+    ]
+    trace = [
+        {"tool": "fetch", "args": {}, "result": {"status_code": 503}},
+        {"tool": "query", "args": {}, "result": {"rows": [{"id": 1}, {"id": 2}]}},
+        {"tool": "save", "args": {}},
+    ]
+    (tmp_path / "g.json").write_text(json.dumps(gold))
+    (tmp_path / "t.json").write_text(json.dumps(trace))
+    (tmp_path / "a.txt").write_text("x")
+    metrics = evaluate_trace(tmp_path / "g.json", tmp_path / "t.json").metrics
+    details = {d["check"]: d["passed"] for d in metrics["side_effect_metrics"]["details"]}
+    assert details == {"http_ok": False, "sql_rows": True, "file_exists": True}
+    off = evaluate_trace(tmp_path / "g.json", tmp_path / "t.json", validate_side_effects=False)
+    assert "side_effect_metrics" not in off.metrics
+
+
+def test_evaluate_trace_checks_generated_schemas(tmp_path: Path) -> None:
+    from toolscore import evaluate_trace
+
+    gold = [{"tool": "search", "args": {"q": "x"}, "metadata": {"schema": FLAT}}]
+    (tmp_path / "g.json").write_text(json.dumps(gold))
+    (tmp_path / "t.json").write_text(json.dumps([{"tool": "search", "args": {"q": ""}}]))
+    schema = evaluate_trace(tmp_path / "g.json", tmp_path / "t.json").metrics["schema_metrics"]
+    assert schema["schema_compliance_rate"] == 0.0 and schema["total_validated"] == 1
