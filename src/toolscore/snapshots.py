@@ -81,12 +81,9 @@ def _now() -> str:
 
 
 def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    import toolscore
 
-    try:
-        return version("llm-scorekit")
-    except PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return ""
+    return str(toolscore.__version__)
 
 
 @dataclass

@@ -404,3 +404,12 @@ def test_default_store_is_the_working_directory(
     with pytest.warns(SnapshotWarning):
         snapshot_check("here", CALLS)
     assert (tmp_path / ".toolscore" / "snapshots").is_dir()
+
+
+def test_top_level_names() -> None:
+    import toolscore
+    import toolscore.snapshots as module
+
+    for name in ("Snapshot", "SnapshotStore", "snapshot_check"):
+        assert name in toolscore.__all__ and getattr(toolscore, name) is getattr(module, name)
+    assert Snapshot("x").toolscore_version == toolscore.__version__
