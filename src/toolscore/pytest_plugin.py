@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from toolscore._engine.snapshot_fixture import SnapshotCounts, SnapshotFixture
 
 __all__ = [
+    "SnapshotFixture",
     "ToolscoreAssertions",
     "pytest_addoption",
     "pytest_configure",
@@ -70,6 +71,15 @@ class _Options:
     snapshot_root: Path
     update: bool
     allow_pending: bool
+
+
+def __getattr__(name: str) -> Any:
+    # Toolscore's plugin module holds the snapshot fixture's class; ours loads it on first use.
+    if name == "SnapshotFixture":
+        from toolscore._engine.snapshot_fixture import SnapshotFixture
+
+        return SnapshotFixture
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _OPTIONS = pytest.StashKey[_Options]()

@@ -35,6 +35,7 @@ import builtins
 import json
 import os
 import shlex
+import time
 import warnings
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -375,9 +376,10 @@ def check_snapshot(
             without ``allow_pending``, a missing or unapproved snapshot.
     """
     __tracebackhide__ = True
-    from toolscore._engine.assertions import ToolScoreAssertionError, check_min_score
+    from toolscore._engine.assertions import ToolScoreAssertionError, check_min_score, record_row
     from toolscore._engine.evaluate import evaluate
 
+    started = time.perf_counter()
     threshold = check_min_score(min_score)
     calls = _plain_calls(actual)
     existing = store.load(name)
@@ -444,7 +446,10 @@ def check_snapshot(
             f"`{_approve_command(name)}`",
         )
 
-    if result.score >= threshold:
+    passed = result.score >= threshold
+    # A replay is an evaluation like assert_tools: it becomes a row of the run's report.
+    record_row("snapshot_check", result, threshold, passed, time.perf_counter() - started)
+    if passed:
         store.discard_change(name)
         return SnapshotOutcome("passed", result)
     if not ci:

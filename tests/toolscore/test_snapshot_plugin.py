@@ -250,3 +250,19 @@ def test_counts_are_merged_across_xdist_workers(pytester: pytest.Pytester) -> No
     root = pytester.path / ".toolscore" / "snapshots"
     assert len(_snapshot_files(root)) == 6
     assert not [p for p in root.iterdir() if p.name.startswith(".")]  # no temp files left
+
+
+def test_replays_are_report_rows(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_agent=AGENT_TEST)
+    pytester.makeconftest(
+        """
+        def pytest_sessionfinish(session):
+            from scorekit.pytest_state import get_session
+            rows = get_session(session.config).recorder.rows
+            print("ROWS", ";".join(f"{r.function}/{r.outcome}/{r.test_id}" for r in rows))
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=1, warnings=1)  # recording: no evaluation
+    assert main(["approve", "--all"]) == 0
+    result = pytester.runpytest("-s")
+    result.stdout.fnmatch_lines([f"*ROWS snapshot_check/passed/{NODE}"])
