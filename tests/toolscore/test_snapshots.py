@@ -413,3 +413,14 @@ def test_top_level_names() -> None:
     for name in ("Snapshot", "SnapshotStore", "snapshot_check"):
         assert name in toolscore.__all__ and getattr(toolscore, name) is getattr(module, name)
     assert Snapshot("x").toolscore_version == toolscore.__version__
+
+
+def test_update_without_changes_is_a_quiet_replay(store: SnapshotStore) -> None:
+    path = store.save(Snapshot("t", [{"tool": "book", "args": {"id": ANY}}], approved=True))
+    before = path.read_bytes()
+    result, said = _check(store, [{"tool": "book", "args": {"id": 7}}], update=True)
+    assert said == [] and result.score == 1.0  # type: ignore[attr-defined]
+    assert path.read_bytes() == before
+    _, said = _check(store, [{"tool": "book", "args": {"id": 7, "x": 1}}], update=True)
+    assert "updated and approved" in said[0]
+    assert store.load("t").calls == [{"tool": "book", "args": {"id": ANY, "x": 1}}]  # type: ignore[union-attr]
