@@ -33,7 +33,7 @@ def test_assert_tools_fails_with_the_result_attached() -> None:
 
 
 def test_assert_tools_validates_min_score() -> None:
-    with pytest.raises(ValueError, match="min_score must be between 0 and 1"):
+    with pytest.raises(ValueError, match=r"min_score must be between 0\.0 and 1\.0"):
         assert_tools(GOOD, GOOD, min_score=1.5)
     with pytest.raises(TypeError, match="min_score"):
         assert_tools(GOOD, GOOD, min_score="high")  # type: ignore[arg-type]

@@ -8,12 +8,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from scorekit.report._csv_report import render_csv
 from scorekit.report._document import report_document
 from scorekit.report._html_report import render_html
 from scorekit.report._markdown_report import render_markdown
 from scorekit.report._rows import Row
 
-FORMATS = ("json", "html", "md")
+FORMATS = ("json", "html", "md", "csv")
 
 
 class ReportError(OSError):
@@ -36,9 +37,13 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     return text
 
 
-def _write_text(
-    path: str | os.PathLike[str], text: str, secrets: Iterable[str | None] = ()
-) -> Path:
+def write_text(path: str | os.PathLike[str], text: str, secrets: Iterable[str | None] = ()) -> Path:
+    """Write a report's text atomically, readable (0644 under the usual umask), with every
+    secret in ``secrets`` replaced by ``[redacted]``.
+
+    Raises:
+        ReportError: the file cannot be written (the message names it).
+    """
     from scorekit._atomic import write_text_atomic
 
     target = Path(path)
@@ -84,7 +89,7 @@ def write_json(
         >>> p.read_text().count('"kind": "tools"')
         1
     """
-    return _write_text(path, render_json(rows, stats), secrets)
+    return write_text(path, render_json(rows, stats), secrets)
 
 
 def write_html(
@@ -98,7 +103,7 @@ def write_html(
 
     Same arguments, return value and errors as :func:`write_json`.
     """
-    return _write_text(path, render_html(rows, stats), secrets)
+    return write_text(path, render_html(rows, stats), secrets)
 
 
 def write_markdown(
@@ -109,7 +114,18 @@ def write_markdown(
     secrets: Iterable[str | None] = (),
 ) -> Path:
     """Write the Markdown report (tables; for CI job summaries and comments)."""
-    return _write_text(path, render_markdown(rows, stats), secrets)
+    return write_text(path, render_markdown(rows, stats), secrets)
+
+
+def write_csv(
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    path: str | os.PathLike[str],
+    *,
+    secrets: Iterable[str | None] = (),
+) -> Path:
+    """Write the CSV report (one line per number; see ``scorekit.report._csv_report``)."""
+    return write_text(path, render_csv(rows, stats), secrets)
 
 
 def write_report(
@@ -120,7 +136,7 @@ def write_report(
     *,
     secrets: Iterable[str | None] = (),
 ) -> Path:
-    """Write a report in the format ``fmt``: ``json``, ``html`` or ``md``.
+    """Write a report in the format ``fmt``: ``json``, ``html``, ``md`` or ``csv``.
 
     Raises:
         ValueError: ``fmt`` is not one of the formats.
@@ -141,4 +157,6 @@ def write_report(
         return write_html(rows, stats, path, secrets=secrets)
     if key == "md":
         return write_markdown(rows, stats, path, secrets=secrets)
+    if key == "csv":
+        return write_csv(rows, stats, path, secrets=secrets)
     raise ValueError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.")

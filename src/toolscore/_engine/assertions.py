@@ -50,9 +50,9 @@ ToolScoreAssertionError.__module__ = "toolscore"
 def check_min_score(min_score: Any, name: str = "min_score") -> float:
     """Validate a threshold: a number in [0, 1]."""
     if isinstance(min_score, bool) or not isinstance(min_score, (int, float)):
-        raise TypeError(f"{name} must be a number between 0 and 1, got {min_score!r}")
+        raise TypeError(f"{name} must be a number between 0.0 and 1.0, got {min_score!r}")
     if math.isnan(min_score) or not 0.0 <= min_score <= 1.0:
-        raise ValueError(f"{name} must be between 0 and 1, got {min_score!r}")
+        raise ValueError(f"{name} must be between 0.0 and 1.0, got {min_score!r}")
     return float(min_score)
 
 

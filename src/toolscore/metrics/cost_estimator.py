@@ -22,6 +22,7 @@ from scorekit.report._prices import PRICES_PER_MILLION, estimate_cost
 __all__ = [
     "calculate_cost_savings",
     "calculate_llm_cost",
+    "estimate_json_tokens",
     "estimate_tokens",
     "estimate_trace_cost",
     "format_cost",
@@ -41,6 +42,11 @@ def estimate_tokens(text: str) -> int:
     if not isinstance(text, str):
         raise TypeError(f"estimate_tokens(text) takes a string, got {type(text).__name__}")
     return max(1, len(text) // _CHARS_PER_TOKEN) if text else 0
+
+
+def estimate_json_tokens(data: Any) -> int:
+    """:func:`estimate_tokens` of ``data`` written as JSON."""
+    return estimate_tokens(json.dumps(data, default=str))
 
 
 def _count(value: Any, name: str) -> int:
@@ -81,11 +87,11 @@ def estimate_trace_cost(trace_data: Any, model: str = "gpt-4o-mini") -> float:
     """
     if isinstance(trace_data, list):
         tokens = sum(
-            estimate_tokens(item if isinstance(item, str) else json.dumps(item, default=str))
+            estimate_tokens(item) if isinstance(item, str) else estimate_json_tokens(item)
             for item in trace_data
         )
     else:
-        tokens = estimate_tokens(json.dumps(trace_data, default=str))
+        tokens = estimate_json_tokens(trace_data)
     inputs = math.floor(tokens * _INPUT_SHARE)
     return calculate_llm_cost(model, inputs, tokens - inputs)
 

@@ -21,7 +21,7 @@ from typing import Any
 from toolscore._engine.calls import CallList, read_calls
 from toolscore.adapters.base import ToolCall
 
-__all__ = ["find_secrets", "redact_secrets", "secret_findings"]
+__all__ = ["find_secrets", "redact_secrets", "secret_findings", "secret_values"]
 
 # (kind, pattern), the most specific first: a stretch of text claimed by one kind is not
 # reported again under a looser one.
@@ -119,6 +119,16 @@ def secret_findings(trace: CallList) -> dict[str, Any]:
                     }
                 )
     return {"secret_count": len(findings), "secrets": findings}
+
+
+def secret_values(trace: CallList) -> list[str]:
+    """The credentials themselves (for redacting them from reports), longest first."""
+    found: set[str] = set()
+    for args in trace.args:
+        if args:
+            for _, text in _strings(args, ""):
+                found.update(text[start:end] for start, end, _ in _found(text))
+    return sorted(found, key=len, reverse=True)
 
 
 def find_secrets(trace_calls: Sequence[ToolCall | Mapping[str, Any]]) -> dict[str, Any]:
