@@ -135,3 +135,12 @@ def test_compare_names_must_match_the_traces(capsys: pytest.CaptureFixture[str])
         "toolscore: error: 1 name(s) for 2 trace file(s); give one -n NAME per trace, "
         "in the same order\n"
     )
+
+
+def test_debug_lists_fixes(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _run(capsys, "eval", "gold.json", "trace.json", "-d", "--no-side-effects")
+    start = out.index("Issues to fix, most urgent first:")
+    assert out[start + 1] == "  1. An unexpected call to 'run_shell'."
+    assert out[start + 2].startswith("     Fix: ")
+    _, out, _ = _run(capsys, "eval", "gold.json", "perfect.json", "--debug", "--no-side-effects")
+    assert "Nothing to fix: every expected call was made as expected." in out

@@ -114,6 +114,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         "--save-baseline", metavar="PATH", help="save the metrics for toolscore regression"
     )
     ev.add_argument("--verbose", "-v", action="store_true", help="also list every metric")
+    ev.add_argument(
+        "--debug",
+        "-d",
+        action="store_true",
+        help="also list the problems as fixes, most urgent first",
+    )
     ev.set_defaults(run=_cmd_eval)
 
     cmp = sub.add_parser(
@@ -281,6 +287,18 @@ def _metric_lines(result: EvaluationResult) -> list[str]:
     return ["Metrics:"] + [f"  {k}: {v:.3f}" for k, v in metric_values(result).items()]
 
 
+def _fix_lines(result: EvaluationResult) -> list[str]:
+    from toolscore.diff import build_eval_fix_list
+
+    fixes = build_eval_fix_list(result.gold_calls, result.trace_calls, strict=result.strict)
+    if not fixes:
+        return ["Nothing to fix: every expected call was made as expected."]
+    lines = ["Issues to fix, most urgent first:"]
+    for n, fix in enumerate(fixes, 1):
+        lines += [f"  {n}. {fix.problem[0].upper()}{fix.problem[1:]}.", f"     Fix: {fix.fix}"]
+    return lines
+
+
 def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore._engine.render import render_result
 
@@ -292,6 +310,8 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     checks = _check_lines(result)
     if args.verbose:
         checks += _metric_lines(result)
+    if args.debug:
+        checks += _fix_lines(result)
     if checks:
         out.write("\n".join(checks) + "\n\n")
     out.write(_scores_line(result) + "\n")
