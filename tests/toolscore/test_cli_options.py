@@ -144,3 +144,28 @@ def test_debug_lists_fixes(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[start + 2].startswith("     Fix: ")
     _, out, _ = _run(capsys, "eval", "gold.json", "perfect.json", "--debug", "--no-side-effects")
     assert "Nothing to fix: every expected call was made as expected." in out
+
+
+def test_html_csv_and_markdown_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        capsys,
+        "eval",
+        "gold.json",
+        "trace.json",
+        *("--html", "r/report.html", "--csv", "r/report.csv", "--markdown", "r/report.md"),
+        *("-o", "r/report.json", "--no-side-effects"),
+    )
+    assert code == 1
+    assert out[-4:] == [
+        "json report written to r/report.json",
+        "html report written to r/report.html",
+        "csv report written to r/report.csv",
+        "md report written to r/report.md",
+    ]
+    assert Path("r/report.html").read_text().lstrip().lower().startswith("<!doctype html>")
+    rows = Path("r/report.csv").read_text().splitlines()
+    assert rows[0] == "kind,test,function,outcome,category,metric,value"
+    assert "tools,trace.json,toolscore eval,failed,summary,threshold,0.9" in rows
+    assert "run_shell" in Path("r/report.md").read_text()
+    document = json.loads(Path("r/report.json").read_text())
+    assert document["tools"][0]["test_id"] == "trace.json"

@@ -86,7 +86,7 @@ def _add_scoring_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--report",
-        choices=("json", "md", "html"),
+        choices=("json", "md", "html", "csv"),
         help="also write a report in this format (needs -o PATH)",
     )
 
@@ -104,7 +104,11 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     ev.add_argument("trace", help="recorded calls: provider response, MCP log, OTel spans...")
     ev.add_argument("--min-score", type=_min_score, default=0.9, help="passing score (default 0.9)")
     _add_scoring_options(ev)
-    ev.add_argument("-o", "--output", metavar="PATH", help="write a report here")
+    ev.add_argument(
+        "-o", "--output", metavar="PATH", help="write a report here (format from the suffix)"
+    )
+    for flag, what in (("html", "HTML"), ("csv", "CSV"), ("markdown", "Markdown")):
+        ev.add_argument(f"--{flag}", metavar="PATH", help=f"also write a {what} report here")
     ev.add_argument(
         "--fail-on-violations",
         action="store_true",
@@ -160,7 +164,7 @@ def _report_format(args: argparse.Namespace) -> str | None:
         if fmt is None:
             raise CommandError(
                 f"-o {args.output}: cannot tell the report format from the suffix; "
-                "add --report json|md|html"
+                "add --report json|md|html|csv"
             )
         return fmt
     report: str | None = args.report
@@ -287,6 +291,10 @@ def _metric_lines(result: EvaluationResult) -> list[str]:
     return ["Metrics:"] + [f"  {k}: {v:.3f}" for k, v in metric_values(result).items()]
 
 
+def _extra_reports(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    return [("html", args.html), ("csv", args.csv), ("md", args.markdown)]
+
+
 def _fix_lines(result: EvaluationResult) -> list[str]:
     from toolscore.diff import build_eval_fix_list
 
@@ -321,8 +329,12 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         f"{verdict}: {args.trace}: score {result.score:.3f} (grade {result.grade}) "
         f"{op} min {args.min_score:.2f}\n"
     )
-    if fmt:
-        _write_report([_row(result, args.trace, args.min_score, "eval")], args.output, fmt, out)
+    reports = [(args.output, fmt)] if fmt else []
+    reports += [(path, kind) for kind, path in _extra_reports(args) if path]
+    if reports:
+        rows = [_row(result, args.trace, args.min_score, "eval")]
+        for path, kind in reports:
+            _write_report(rows, path, kind, out)
     if args.save_baseline:
         from toolscore.baseline import save_baseline
 

@@ -80,6 +80,9 @@ class SnapshotFixture:
         self._counts = counts
         self._unnamed = 0
 
+    def __repr__(self) -> str:
+        return f"<toolscore_snapshot for {self._nodeid!r} in {str(self._store.root)!r}>"
+
     @property
     def store(self) -> SnapshotStore:
         """The snapshot store this test writes to."""
