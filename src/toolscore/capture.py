@@ -6,7 +6,8 @@
 such a file into a gold file.
 
 Example:
-    >>>     >>> from toolscore import TraceCapture, evaluate_trace
+    >>> import tempfile
+    >>> from toolscore import TraceCapture, evaluate_trace
     >>> capture = TraceCapture(dataset_dir=tempfile.mkdtemp())
     >>> @capture.trace(name="weather")
     ... def agent(city):

@@ -170,12 +170,49 @@ def _extra_fix(tool: str) -> FixSuggestion:
     )
 
 
+def _swaps(gold: CallList, trace: CallList, alignment: Alignment) -> list[tuple[int, int]]:
+    """Missing expected calls paired with extra actual calls that took their place.
+
+    First by name (a misspelt tool: the closest name, similarity >= 0.6), then by place (a
+    missing and an extra call between the same two aligned pairs, in order).
+    """
+    from difflib import SequenceMatcher
+
+    missing, extra = list(alignment.missing), list(alignment.extra)
+    swaps: list[tuple[int, int]] = []
+    for i in list(missing):
+        scored = [
+            (SequenceMatcher(None, gold.tools[i].lower(), trace.tools[j].lower()).ratio(), -j, j)
+            for j in extra
+        ]
+        best = max(scored, default=None)
+        if best is not None and best[0] >= 0.6:
+            swaps.append((i, best[2]))
+            missing.remove(i)
+            extra.remove(best[2])
+    pairs = sorted(alignment.pairs)
+
+    def gap_e(i: int) -> int:
+        return sum(1 for e, _ in pairs if e < i)
+
+    def gap_a(j: int) -> int:
+        return sum(1 for _, a in pairs if a < j)
+
+    for i in list(missing):
+        j = next((j for j in extra if gap_a(j) == gap_e(i)), None)
+        if j is not None:
+            swaps.append((i, j))
+            extra.remove(j)
+    return sorted(swaps)
+
+
 def build_eval_fix_list(gold: Calls, trace: Calls, *, strict: bool = False) -> list[FixSuggestion]:
     """The problems of a trace as ranked fixes: missing calls first, then a wrong tool
     called where another was expected, then argument differences, then extra calls.
 
-    A missing expected call and an extra actual call that sit between the same aligned
-    neighbours read as one wrong tool ("called X where Y was expected").
+    A missing expected call and an extra actual call read as one wrong tool ("called X where
+    Y was expected") when the names look alike or the two sit between the same aligned
+    neighbours.
 
     Returns:
         :class:`~toolscore.verdict.FixSuggestion` items, most urgent first (empty when the
@@ -196,38 +233,19 @@ def build_eval_fix_list(gold: Calls, trace: Calls, *, strict: bool = False) -> l
                 priority=PRIORITY_ARGUMENTS,
             )
         )
-    # Gaps between consecutive aligned pairs: a missing and an extra call there is a swap.
-    gap_of_actual: dict[int, int] = {}
-    gap_of_expected: dict[int, int] = {}
-    pairs = sorted(alignment.pairs)
-    gap, next_pair = 0, 0
-    for i in range(len(g)):
-        while next_pair < len(pairs) and pairs[next_pair][0] < i:
-            next_pair += 1
-            gap += 1
-        gap_of_expected[i] = gap
-    bounds = [j for _, j in pairs]
-    for j in range(len(t)):
-        gap_of_actual[j] = sum(1 for b in bounds if b < j)
-    extras_by_gap: dict[int, list[int]] = {}
-    for j in alignment.extra:
-        extras_by_gap.setdefault(gap_of_actual[j], []).append(j)
-    for i in alignment.missing:
-        pool = extras_by_gap.get(gap_of_expected[i])
-        if pool:
-            j = pool.pop(0)
-            out.append(
-                FixSuggestion(
-                    tool=t.tools[j],
-                    problem=f"called {t.tools[j]!r} where {g.tools[i]!r} was expected",
-                    fix=f"Make {g.tools[i]!r} the clear choice for this step: its name and "
-                    "description, or the prompt, should lead the agent to it.",
-                    priority=PRIORITY_WRONG_TOOL,
-                )
+    for i, j in _swaps(g, t, alignment):
+        out.append(
+            FixSuggestion(
+                tool=t.tools[j],
+                problem=f"called {t.tools[j]!r} where {g.tools[i]!r} was expected",
+                fix=f"Make {g.tools[i]!r} the clear choice for this step: its name and "
+                "description, or the prompt, should lead the agent to it.",
+                priority=PRIORITY_WRONG_TOOL,
             )
-        else:
-            out.append(_missing_fix(g.tools[i]))
-    for pool in extras_by_gap.values():
-        out.extend(_extra_fix(t.tools[j]) for j in pool)
+        )
+    swapped_e = {i for i, _ in _swaps(g, t, alignment)}
+    swapped_a = {j for _, j in _swaps(g, t, alignment)}
+    out.extend(_missing_fix(g.tools[i]) for i in alignment.missing if i not in swapped_e)
+    out.extend(_extra_fix(t.tools[j]) for j in alignment.extra if j not in swapped_a)
     out.sort(key=lambda s: s.priority)
     return out

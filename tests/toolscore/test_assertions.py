@@ -159,8 +159,20 @@ def test_assertions_record_report_rows() -> None:
     assert rows[2].threshold is None  # type: ignore[union-attr]
 
 
-def test_no_recorder_means_no_rows_and_no_error() -> None:
+def test_no_recorder_means_no_rows_and_no_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every test here runs inside a recorder (tests/conftest.py); take them all away, as in
+    # plain Python outside pytest, so the path without one really runs.
+    from scorekit.report import _recorder, active_recorder
+
+    outer = list(_recorder._stack)
+    monkeypatch.setattr(_recorder, "_stack", [])
+    assert active_recorder() is None
     assert assert_tools(GOOD, GOOD).score == 1.0
+    with pytest.raises(ToolScoreAssertionError):
+        assert_tools(GOOD, BAD)
+    rows_before = [len(r.rows) for r in outer]
+    assert run_agent(lambda prompt: GOOD, "x", GOOD, min_score=0.5).score == 1.0
+    assert [len(r.rows) for r in outer] == rows_before  # nothing went to a hidden recorder
 
 
 def test_cases_builds_a_parametrize_mark() -> None:

@@ -376,3 +376,44 @@ def test_actual_arguments_as_json_text_are_parsed() -> None:
     with pytest.warns(MalformedArgumentsWarning, match=r"'a'.*'\{x'"):
         result = evaluate(expected, [{"tool": "a", "args": "{x"}])
     assert result.argument_f1 == 0.0
+
+
+# --- NaN and nested dicts: the comparison rule's edges, on every path ------------------------
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_distinct_nans_never_match(strict: bool) -> None:
+    from toolscore._engine.compare import values_match
+
+    nan_a, nan_b = float("nan"), float("nan")
+    assert not values_match(nan_a, nan_b, strict)
+    assert not values_match([1, nan_a], [1, nan_b], strict)
+    assert not values_match({"v": nan_a}, {"v": nan_b}, strict)
+    one = evaluate([call("a", x=nan_a)], [call("a", x=nan_b)], strict=strict)
+    assert one.argument_f1 == 0.0 and one.score < 1.0
+    # many calls (the hashing and residual paths), NaN nested in lists and dicts
+    expected = [call("a", x=float("nan"), n=i, y=[float("nan")]) for i in range(40)]
+    actual = [call("a", x=float("nan"), n=i, y=[float("nan")]) for i in range(40)]
+    many = evaluate(expected, actual, strict=strict)
+    # per call, only n agrees: 1 of 3 units on each side
+    assert many.argument_f1 == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_extra_keys_in_nested_dicts_are_a_mismatch(strict: bool) -> None:
+    from toolscore._engine.compare import values_match
+
+    assert not values_match({"a": 1}, {"a": 1, "b": 2}, strict)
+    assert not values_match({"a": 1, "b": 2}, {"a": 1}, strict)
+    assert not values_match([{"a": {"b": 1}}], [{"a": {"b": 1, "c": 0}}], strict)
+    assert values_match({"a": {"b": 1}}, {"a": {"b": 1}}, strict)
+    expected = call("book", flight={"id": "F1", "seat": {"row": 3}})
+    extra = call("book", flight={"id": "F1", "seat": {"row": 3, "window": True}})
+    assert evaluate([expected], [extra], strict=strict).argument_f1 == 0.0
+    # the same through the alignment of several calls to one tool
+    many_e = [call("book", flight={"id": f"F{i}", "seat": {"row": i}}) for i in range(30)]
+    many_a = [
+        call("book", flight={"id": f"F{i}", "seat": {"row": i, "aisle": True}}) for i in range(30)
+    ]
+    result = evaluate(many_e, many_a, strict=strict)
+    assert result.argument_f1 == 0.0 and result.passed_pairs == 0

@@ -65,6 +65,7 @@ def render_csv(rows: Sequence[Row], stats: Mapping[str, Any] | None = None) -> s
     """The report as CSV text (``stats`` is accepted for symmetry; judge totals are not rows).
 
     Example:
+        >>> from scorekit.report import ToolScoreRow
         >>> text = render_csv([ToolScoreRow("t::a", "assert_tools", 1.0, 0.9, "passed")])
         >>> text.splitlines()[1]
         'tools,t::a,assert_tools,passed,summary,score,1.0'

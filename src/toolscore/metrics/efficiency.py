@@ -16,9 +16,8 @@ from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
-from toolscore._engine.align import args_key
 from toolscore._engine.calls import CallList, read_calls
-from toolscore._engine.compare import NOT_CANONICAL
+from toolscore._engine.compare import NOT_CANONICAL, canonical
 from toolscore.adapters.base import ToolCall
 
 __all__ = ["calculate_redundant_call_rate", "efficiency_metrics"]
@@ -32,7 +31,9 @@ def _signatures(trace: CallList) -> list[Any]:
     """
     out: list[Any] = []
     for tool, args in zip(trace.tools, trace.args, strict=False):
-        key = args_key(args or {}, False)
+        # canonical(), not the alignment's faster args_key: that one may tell apart values the
+        # rule calls equal (" x " and "x"), which is fine for a shortcut but not for a count.
+        key = canonical(args or {}, False)
         out.append((tool, key) if key is not NOT_CANONICAL else object())
     return out
 
