@@ -37,7 +37,7 @@ from toolscore._cli import validate as validate_command
 from toolscore._cli.common import EXIT_BAD_INPUT, CommandError
 from toolscore._engine.trace_files import TraceFileError
 
-__all__ = ["main"]
+__all__ = ["main", "run"]
 
 _BadInput = CommandError  # the name subcommand modules of other packages may still use
 
@@ -66,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
+def run(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
     """Run the ``toolscore`` command; returns the exit code.
 
     Args:
@@ -74,7 +74,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
         out: where normal output goes (default: ``sys.stdout``); errors go to ``sys.stderr``.
 
     Example:
-        >>> main(["eval", "missing-gold.json", "trace.json"])
+        >>> run(["eval", "missing-gold.json", "trace.json"])
         2
     """
     stream = out or sys.stdout
@@ -108,6 +108,42 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
         )
         return EXIT_BAD_INPUT
 
+
+class _Command:
+    """The ``toolscore`` command as an object: ``main(argv)`` returns the exit code.
+
+    It also answers click's test runner the way Toolscore's click group does:
+    ``CliRunner().invoke(main, ["eval", ...])`` calls ``main.main(args=...)``, which runs the
+    command and exits with its code (``standalone_mode=False``: returns it instead).
+    """
+
+    name = "toolscore"
+
+    def __call__(self, argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
+        return run(argv, out=out)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> int:
+        """Run with ``args`` (default: the command line); exit with the code when standalone."""
+        code = run(list(args) if args is not None else None)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+main = _Command()
+"""``main(argv=None, *, out=None) -> int``: run the ``toolscore`` command (see :func:`run`).
+
+Example:
+    >>> main(["eval", "missing-gold.json", "trace.json"])
+    2
+"""
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

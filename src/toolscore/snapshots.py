@@ -410,7 +410,7 @@ def check_snapshot(
     if existing is None:
         if ci:
             raise ToolScoreAssertionError(
-                f"Snapshot {name!r} does not exist, and snapshots are not recorded in CI "
+                f"Snapshot {name!r} does not exist, and snapshots cannot be created in CI "
                 "(the CI environment variable is set).\n"
                 f"Hint: run the test locally to record {path}, review it, approve it with "
                 f"`{_approve_command(name)}` and commit it (or pass --toolscore-allow-pending "
@@ -433,8 +433,8 @@ def check_snapshot(
             raise ToolScoreAssertionError(
                 "\n".join(
                     [
-                        f"Snapshot {name!r} is pending approval, and an unapproved snapshot is "
-                        "not a baseline in CI (the CI environment variable is set).",
+                        f"Snapshot {name!r} is pending approval, and an unapproved snapshot "
+                        "cannot be used as a baseline in CI (the CI environment variable is set).",
                         *(["", *diff] if diff else []),
                         f"Hint: review {path}, approve it locally with "
                         f"`{_approve_command(name)}` and commit it.",

@@ -252,3 +252,15 @@ def test_record_runs_pytest_and_lists_what_waits(tmp_path: Path) -> None:
         "(toolscore snapshots list --pending), then run: toolscore approve --all"
     )
     assert [s.name for s in SnapshotStore().pending()] == ["test_agent.py::test_a"]
+
+
+def test_clicks_test_runner_drives_the_command() -> None:
+    testing = pytest.importorskip("click.testing")
+    _trace("trace.json", TRACE)
+    result = testing.CliRunner().invoke(
+        main, ["record", "--from-trace", "trace.json", "--name", "r"]
+    )
+    assert result.exit_code == 0 and "Recorded snapshot 'r'" in result.output
+    result = testing.CliRunner().invoke(main, ["approve", "missing"])
+    assert result.exit_code == 2 and "no snapshot named 'missing'" in result.output
+    assert main.main(["approve", "r"], standalone_mode=False) == 0

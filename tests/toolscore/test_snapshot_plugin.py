@@ -211,7 +211,7 @@ def test_ci_fails_on_missing_snapshots_unless_allowed(
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            f"E   *Snapshot '{NODE}' does not exist, and snapshots are not recorded in CI *",
+            f"E   *Snapshot '{NODE}' does not exist, and snapshots cannot be created in CI *",
             "toolscore: 1 failed",
         ]
     )
