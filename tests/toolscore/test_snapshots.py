@@ -378,7 +378,7 @@ def test_provider_responses_are_read(store: SnapshotStore) -> None:
 @pytest.mark.parametrize("ci", ["true", "1"])
 def test_ci_never_records(store: SnapshotStore, monkeypatch: pytest.MonkeyPatch, ci: str) -> None:
     monkeypatch.setenv("CI", ci)
-    with pytest.raises(ToolScoreAssertionError, match="does not exist, and snapshots cannot be created"):
+    with pytest.raises(ToolScoreAssertionError, match="does not exist, and snapshots cannot be"):
         _check(store, CALLS)
     assert not store.root.exists()
     result, said = _check(store, CALLS, allow_pending=True)
