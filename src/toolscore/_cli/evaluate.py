@@ -9,11 +9,16 @@ take Toolscore 1.10's options beside ours: ``--weight NAME=VALUE``, ``--forbidde
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from toolscore._cli.common import EXIT_BELOW, EXIT_OK, CommandError, add_format_option
+from toolscore._cli.common import (
+    EXIT_BELOW,
+    EXIT_OK,
+    CommandError,
+    add_format_option,
+    unit_interval,
+)
 
 if TYPE_CHECKING:
     from scorekit.report import ToolScoreRow
@@ -34,16 +39,6 @@ _COLUMNS = (
     ("sequence_accuracy", "sequence"),
     ("redundant_rate", "redundant"),
 )
-
-
-def _min_score(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--min-score must be a number, got {text!r}") from None
-    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"--min-score must be between 0 and 1, got {text}")
-    return value
 
 
 def _weight(text: str) -> tuple[str, float]:
@@ -102,7 +97,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     ev.add_argument("gold", help="JSON list of expected calls (argument matchers allowed)")
     ev.add_argument("trace", help="recorded calls: provider response, MCP log, OTel spans...")
-    ev.add_argument("--min-score", type=_min_score, default=0.9, help="passing score (default 0.9)")
+    ev.add_argument(
+        "--min-score",
+        type=unit_interval("--min-score"),
+        default=0.9,
+        help="passing score (default 0.9)",
+    )
     _add_scoring_options(ev)
     ev.add_argument(
         "-o", "--output", metavar="PATH", help="write a report here (format from the suffix)"
@@ -142,7 +142,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         help="a name per trace, in order (repeat: -n gpt-4o -n claude); default: the file names",
     )
     cmp.add_argument(
-        "--min-score", type=_min_score, default=None, help="exit 1 if any trace scores below it"
+        "--min-score",
+        type=unit_interval("--min-score"),
+        default=None,
+        help="exit 1 if any trace scores below it",
     )
     _add_scoring_options(cmp)
     cmp.add_argument(

@@ -4,22 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any, TextIO
 
-from toolscore._cli.common import EXIT_BELOW, EXIT_OK, CommandError, add_format_option
+from toolscore._cli.common import (
+    EXIT_BELOW,
+    EXIT_OK,
+    CommandError,
+    add_format_option,
+    unit_interval,
+)
 
 __all__ = ["register"]
-
-
-def _threshold(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--threshold must be a number, got {text!r}") from None
-    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"--threshold must be between 0.0 and 1.0, got {text}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -40,7 +35,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument(
         "--threshold",
         "-t",
-        type=_threshold,
+        type=unit_interval("--threshold"),
         default=0.05,
         help="largest allowed worsening of a metric (default 0.05)",
     )

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from toolscore.adapters.base import ToolCall
 
-__all__ = ["as_call", "field_of"]
+__all__ = ["as_call", "field_of", "recorded_int"]
 
 
 def as_call(call: Any) -> ToolCall:
@@ -29,3 +29,17 @@ def field_of(call: ToolCall, names: tuple[str, ...]) -> Any:
                 if source.get(name) is not None:
                     return source[name]
     return None
+
+
+def recorded_int(call: ToolCall, names: tuple[str, ...]) -> int | None:
+    """A bare integer result, else the first of ``names`` in the result or metadata, as an
+    integer (``"200"`` too); ``None`` when there is none (booleans never count)."""
+    raw = call.result
+    if not isinstance(raw, int) or isinstance(raw, bool):
+        raw = field_of(call, names)
+    if isinstance(raw, bool):
+        return None
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None

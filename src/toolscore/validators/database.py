@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolscore.validators._recorded import as_call, field_of
+from toolscore.validators._recorded import as_call, recorded_int
 
 __all__ = ["SQLValidator"]
 
@@ -57,16 +57,7 @@ class SQLValidator:
         returned = self._returned(call)
         if returned is not None:
             return len(returned)
-        tool_call = as_call(call)
-        raw = tool_call.result
-        if not isinstance(raw, int) or isinstance(raw, bool):
-            raw = field_of(tool_call, (*_COUNT_FIELDS, "rows"))
-        if isinstance(raw, bool):
-            return None
-        try:
-            return int(raw)
-        except (TypeError, ValueError):
-            return None
+        return recorded_int(as_call(call), (*_COUNT_FIELDS, "rows"))
 
     @staticmethod
     def _row_matches(row: Mapping[str, Any], wanted: Mapping[str, Any]) -> bool:

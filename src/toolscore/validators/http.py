@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolscore.validators._recorded import as_call, field_of
+from toolscore.validators._recorded import as_call, recorded_int
 
 __all__ = ["HTTPValidator"]
 
@@ -34,16 +34,7 @@ class HTTPValidator:
 
     def status(self, call: Any) -> int | None:
         """The recorded status code of ``call``, or ``None`` when none was recorded."""
-        tool_call = as_call(call)
-        raw = tool_call.result if isinstance(tool_call.result, int) else None
-        if raw is None or isinstance(raw, bool):
-            raw = field_of(tool_call, _STATUS_FIELDS)
-        if isinstance(raw, bool):
-            return None
-        try:
-            return int(raw)
-        except (TypeError, ValueError):
-            return None
+        return recorded_int(as_call(call), _STATUS_FIELDS)
 
     def validate(self, call: Any, expected: Any) -> bool:
         """True when the recorded status satisfies ``expected`` (see the class docs)."""
