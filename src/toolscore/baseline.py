@@ -336,14 +336,9 @@ def render_comparison(comparison: ComparisonResult) -> str:
                 {"regression": "REGRESSION", "improvement": "improved"}.get(item.status, "ok"),
             ]
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    lines = [
-        "  ".join(
-            c.rjust(w) if 0 < i < 4 else c.ljust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in rows
-    ]
+    from scorekit._text_table import align_columns
+
+    lines = align_columns(rows, right={1, 2, 3})
     lines.append(f"Baseline from {comparison.baseline_timestamp or 'an unknown time'}.")
     lines.append(comparison.summary)
     return "\n".join(lines)

@@ -116,14 +116,9 @@ def render_comparison_table(comparison: dict[str, Any]) -> str:
         rows.append(
             [label, *(f"{values[m]:.3f}" for m in models), comparison["rankings"][metric][0]]
         )
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = [
-        "  ".join(
-            c.ljust(w) if i in (0, len(row) - 1) else c.rjust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in rows
-    ]
+    from scorekit._text_table import align_columns
+
+    lines = align_columns(rows, right=set(range(1, len(rows[0]) - 1)))
     best = comparison["best_model"]
     lines.append(
         f"Best: {best['name']} (score {best['score']:.3f}, "

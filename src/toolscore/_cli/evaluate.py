@@ -378,9 +378,9 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
             + [f"{getattr(r, attr):.3f}" for attr, _ in _COLUMNS]
             + [str(len(r.missing_calls)), str(len(r.extra_calls))]
         )
-    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
-    for row in table:
-        out.write("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() + "\n")
+    from scorekit._text_table import align_columns
+
+    out.write("".join(line + "\n" for line in align_columns(table)))
     if args.verbose:
         for name, _, r in ranked:
             out.write(f"\n{name}:\n{render_result(r, min_score=args.min_score).rstrip()}\n")

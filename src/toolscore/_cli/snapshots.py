@@ -199,13 +199,9 @@ def _status(store: SnapshotStore, snapshot: Snapshot) -> str:
 
 
 def _table(rows: list[list[str]], right: set[int], out: TextIO) -> None:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for row in rows:
-        cells = [
-            c.rjust(w) if i in right else c.ljust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        out.write("  ".join(cells).rstrip() + "\n")
+    from scorekit._text_table import align_columns
+
+    out.write("".join(line + "\n" for line in align_columns(rows, right)))
 
 
 def _approve(args: argparse.Namespace, out: TextIO) -> int:
