@@ -25,6 +25,7 @@ How it stays fast on long traces:
 
 from __future__ import annotations
 
+import marshal
 from collections import defaultdict, deque
 from collections.abc import Hashable
 from dataclasses import dataclass, field
@@ -57,33 +58,42 @@ class Alignment:
     actual_units: int = 0
 
 
-# Values whose Python ``==`` differs from the comparison rule: ``True == 1`` (the rule keeps
-# bools apart) and tuples (the rule recurses into them with its own element comparison).
-_NOT_PLAIN = frozenset((bool, tuple))
+# Exact types whose Python ``==`` and ``hash`` never join values the rule tells apart (bool
+# is not among them: ``True == 1``; nor tuples, compared element by element by the rule).
+_PLAIN = frozenset((str, int, float, type(None)))
+_NAN_TEXT = b"\x03nan"  # a float (or complex part) NaN in marshal format 0
 
 
 def args_key(args: dict[str, Any] | None, strict: bool) -> Any:
     """Hash key of an argument dict: equal keys mean identical under the comparison rule.
 
-    Flat dicts of hashable values other than bools and tuples (str, int, float, None: the
-    common case) take a C-speed path, where Python's own ``==`` and ``hash`` never call two
-    values equal that the rule tells apart (ints and floats compare numerically in both;
-    strings equal exactly are equal after stripping; other objects compare with ``==`` in
-    both). A matcher there hashes by identity, so it never meets a plain value. Bools,
-    tuples and unhashable values go through ``canonical()``. Returns ``NOT_CANONICAL`` when
-    no key exists (matchers, NaN, unknown objects); such calls are left to step 2.
+    Flat dicts of str, int, float and None values (the common case) take a C-speed path,
+    where Python's own ``==`` and ``hash`` never call two values equal that the rule tells
+    apart (ints and floats compare numerically in both; strings equal exactly are equal
+    after stripping). Bools, tuples and nested values are keyed by their marshal bytes (see
+    below), anything else by ``canonical()``. Equal keys always mean identical calls;
+    identical calls may get different keys (``1`` and ``1.0`` nested in a list), which only
+    skips this shortcut.
+    Returns ``NOT_CANONICAL`` when no key exists (matchers, NaN, unknown objects); such calls
+    are left to step 2.
     """
     if args is None:
         return NOT_CANONICAL
     values = args.values()
-    if _NOT_PLAIN.isdisjoint(map(type, values)):
-        try:
-            if strict:
-                return frozenset(zip(args.keys(), map(type, values), values, strict=False))
-            return frozenset(args.items())
-        except TypeError:  # unhashable values (lists, dicts)
-            pass
-    return canonical(args, strict)
+    if _PLAIN.issuperset(map(type, values)):
+        if strict:
+            return frozenset(zip(args.keys(), map(type, values), values, strict=False))
+        return frozenset(args.items())
+    # Nested values: marshal's bytes, written in C. Equal bytes mean the same structure of
+    # the same exact built-in types (bool apart from int, list apart from tuple, keys typed),
+    # which the rule calls identical in both modes, except NaN: marshal format 0 writes every
+    # float as text, so a NaN shows as b"\x03nan" and such values take the slow path. Objects
+    # marshal cannot write (matchers, subclasses, other objects) take it too.
+    try:
+        data = marshal.dumps(args, 0)
+    except ValueError:
+        return canonical(args, strict)
+    return canonical(args, strict) if _NAN_TEXT in data else data
 
 
 def align(

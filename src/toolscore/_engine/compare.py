@@ -98,45 +98,90 @@ def canonical(value: Any, strict: bool = False) -> Any:
         return NOT_CANONICAL
 
 
-def _canon_lenient(value: Any) -> Hashable:
+class _Sentinel:
+    """A form no user value has (users never hold these objects)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+# Forms are untagged where Python's own == already agrees with the rule (str, int, float,
+# None, tuples for sequences, frozensets for mappings: no two of these kinds are ever equal).
+# Only what Python would confuse is tagged: True == 1 (bools), and in strict mode 1 == 1.0
+# (floats) and [1] vs (1,) (tuples).
+_TRUE, _FALSE = _Sentinel("true"), _Sentinel("false")
+_FLOAT, _TUPLE = _Sentinel("float"), _Sentinel("tuple")
+_KEY_TYPES = frozenset((str, int))
+
+
+def _mapping(value: dict[Any, Any], canon: Any) -> Hashable:
+    keys = value.keys()
+    # Keys compare with Python's == in the rule too; only str and int keys (not bool) are
+    # kept apart the same way by hashing.
+    if not _KEY_TYPES.issuperset(map(type, keys)):
+        for key in keys:
+            if isinstance(key, bool) or not isinstance(key, (str, int)):
+                raise _Fail
+    return frozenset(zip(keys, map(canon, value.values()), strict=False))
+
+
+def _canon_lenient(value: Any) -> Any:
+    kind = type(value)
+    if kind is str:
+        return value.strip()
+    if kind is int:
+        return value
+    if kind is float:
+        if value != value:  # NaN equals nothing
+            raise _Fail
+        return value  # 1 == 1.0 and hash(1) == hash(1.0): numbers compare numerically
+    if kind is dict:
+        return _mapping(value, _canon_lenient)
+    if kind is list or kind is tuple:
+        return tuple(map(_canon_lenient, value))
     if value is None:
-        return ("none",)
-    if isinstance(value, bool):
-        return ("bool", value)
+        return None
+    if kind is bool:
+        return _TRUE if value else _FALSE
+    # Subclasses (enums, str and dict subclasses) read as their base type, as the rule does.
+    if isinstance(value, str):
+        return str.strip(value)
     if isinstance(value, int):
-        return ("num", value)
+        return int(value)
     if isinstance(value, float):
         if math.isnan(value):
             raise _Fail
-        # 1 == 1.0 and hash(1) == hash(1.0), so the plain number is the canonical form.
-        return ("num", value)
-    if isinstance(value, str):
-        return ("str", value.strip())
+        return float(value)
     if isinstance(value, (list, tuple)):
-        return ("seq", tuple(_canon_lenient(v) for v in value))
+        return tuple(map(_canon_lenient, value))
     if isinstance(value, dict):
-        return ("map", frozenset((_key(k), _canon_lenient(v)) for k, v in value.items()))
+        return _mapping(value, _canon_lenient)
     raise _Fail
 
 
-def _canon_strict(value: Any) -> Hashable:
+def _canon_strict(value: Any) -> Any:
     kind = type(value)
-    if value is None or kind in (bool, int, str):
-        return (kind, value)
+    if kind is str or kind is int:
+        return value
     if kind is float:
-        if math.isnan(value):
+        if value != value:
             raise _Fail
-        return (kind, value)
-    if kind in (list, tuple):
-        return (kind, tuple(_canon_strict(v) for v in value))
+        return (_FLOAT, value)
     if kind is dict:
-        return (kind, frozenset((_key(k), _canon_strict(v)) for k, v in value.items()))
-    raise _Fail
-
-
-def _key(key: Any) -> Hashable:
-    if isinstance(key, (str, int)) and not isinstance(key, bool):
-        return (type(key), key)
+        return _mapping(value, _canon_strict)
+    if kind is list:
+        return tuple(map(_canon_strict, value))
+    if kind is tuple:
+        return (_TUPLE, *map(_canon_strict, value))
+    if value is None:
+        return None
+    if kind is bool:
+        return _TRUE if value else _FALSE
     raise _Fail
 
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolscore._engine.calls import actual_calls, expected_calls
@@ -74,25 +73,17 @@ def evaluate_calls(
         raise TypeError(f"strict must be True or False, got {strict!r}")
     resolved = resolve_weights(weights)
     rules = None if forbidden is None else validate_rules(forbidden)
-    with _gc_paused():
+    # Reading and aligning a long trace allocates many small containers that hold no cycles;
+    # the cyclic collector would rescan the growing heap again and again (superlinear time).
+    # Paused inline: a context manager costs more than a whole small evaluation's bookkeeping.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
         gold = expected_calls(expected)
         trace = actual_calls(actual)
         ev = score_calls(gold, trace, strict, named_only)
         policy = None if rules is None else policy_metrics(trace, rules)
-    return EvaluationResult._of(ev, resolved, policy)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector.
-
-    Reading and aligning a long trace allocates many small containers that hold no cycles;
-    the collector would rescan the growing heap again and again (superlinear time).
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
     finally:
         if was_enabled:
             gc.enable()
+    return EvaluationResult._of(ev, resolved, policy)

@@ -157,31 +157,13 @@ def _count_canonical(
     return ArgumentCount(agree, len(er), max(present, 1) if named_only else len(ac))
 
 
-def _value_form(value: Any, strict: bool) -> Any:
-    """A value's hashable form for this module: equal forms iff the rule calls them equal.
-
-    Plain lenient values skip ``canonical()``'s tagging: a stripped string, an int or float
-    as it is (1 == 1.0, with equal hashes), None. ``canonical()`` forms are tagged tuples, so
-    they never equal these.
-    """
-    if not strict:
-        kind = type(value)
-        if kind is str:
-            return value.strip()
-        if kind is int or value is None:
-            return value
-        if kind is float:
-            return value if value == value else NOT_CANONICAL
-    return canonical(value, strict)
-
-
 def _canonical_columns(
     e_args: list[dict[str, Any] | None], a_args: list[dict[str, Any]], strict: bool
 ) -> tuple[list[dict[str, Hashable]], list[dict[str, Hashable]]] | None:
     """Per-argument canonical values, or None when the hash view is not exact."""
     if any(args is None for args in e_args):
         return None
-    form = _value_form
+    form = canonical
     e_canon: list[dict[str, Hashable]] = [
         {k: form(v, strict) for k, v in args.items()}  # type: ignore[union-attr]
         for args in e_args

@@ -317,20 +317,26 @@ class EvaluationResult:
     @property
     def score(self) -> float:
         """Weighted mean of the components; exactly 1.0 when every weighted one is 1.0."""
-        if self._metrics is None and self._score is not None:
-            return self._score
         m = self._metrics
-        if m is not None and "tool_f1" not in m and "selection_accuracy" in m:
-            # A metrics dict written by hand in Toolscore's layout has no tool_f1.
-            selection = self.selection_accuracy
+        if m is None:
+            if self._score is not None:
+                return self._score
+            ev = self._evaluation()
+            selection, argument, sequence = ev.tool_f1, ev.argument_f1, ev.sequence_accuracy
+            redundant, recall = ev.redundant_rate, ev.required_call_recall
         else:
-            selection = self.tool_f1
-        recall = self.required_call_recall
+            if "tool_f1" not in m and "selection_accuracy" in m:
+                # A metrics dict written by hand in Toolscore's layout has no tool_f1.
+                selection = self.selection_accuracy
+            else:
+                selection = self.tool_f1
+            argument, sequence = self.argument_f1, self.sequence_accuracy
+            redundant, recall = self.redundant_rate, self.required_call_recall
         components = {
             "selection_accuracy": selection,
-            "argument_f1": self.argument_f1,
-            "sequence_accuracy": self.sequence_accuracy,
-            "redundant_rate": 1.0 - self.redundant_rate,
+            "argument_f1": argument,
+            "sequence_accuracy": sequence,
+            "redundant_rate": 1.0 - redundant,
             "required_call_recall": 1.0 if recall is None else recall,
         }
         weights = self._w
