@@ -147,6 +147,12 @@ class Snapshot:
         calls = data.get("calls", [])
         if not isinstance(calls, builtins.list):
             raise ValueError(f"'calls' must be a list of tool calls, got {type(calls).__name__}")
+        # Toolscore 1.10 may have stored more of each call (an id, a result): calls are the
+        # tool and its arguments.
+        calls = [
+            {k: c[k] for k in ("tool", "args") if k in c} if isinstance(c, dict) else c
+            for c in calls
+        ]
         return cls(
             name=str(data["name"]),
             calls=decode_gold(calls, "calls"),
@@ -344,9 +350,12 @@ def _approve_command(name: str) -> str:
 
 
 def _plain_calls(actual: Any) -> builtins.list[dict[str, Any]]:
-    from toolscore.integrations import auto_extract
+    """``actual`` read as ``evaluate`` reads it (call dicts, ``ToolCall`` objects, provider
+    responses), kept as tool and arguments only: a snapshot records calls, not results."""
+    from toolscore._engine.calls import actual_calls
 
-    return [{"tool": c["tool"], "args": c.get("args") or {}} for c in auto_extract(actual)]
+    read = actual_calls(actual)
+    return [{"tool": t, "args": a or {}} for t, a in zip(read.tools, read.args, strict=True)]
 
 
 @dataclass

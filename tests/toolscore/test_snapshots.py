@@ -424,3 +424,20 @@ def test_update_without_changes_is_a_quiet_replay(store: SnapshotStore) -> None:
     _, said = _check(store, [{"tool": "book", "args": {"id": 7, "x": 1}}], update=True)
     assert "updated and approved" in said[0]
     assert store.load("t").calls == [{"tool": "book", "args": {"id": ANY, "x": 1}}]  # type: ignore[union-attr]
+
+
+def test_calls_are_read_like_evaluate_reads_them(store: SnapshotStore) -> None:
+    from toolscore.adapters.base import ToolCall
+
+    _check(store, [ToolCall("book", {"id": 7}, result="ok"), {"tool": "log", "id": "c2"}])
+    assert store.load("t").calls == [  # type: ignore[union-attr]
+        {"tool": "book", "args": {"id": 7}},
+        {"tool": "log", "args": {}},  # an actual call without arguments passed none
+    ]
+    # a Toolscore 1.10 file may keep more of a call than its tool and arguments
+    store.path_for("old").write_text(
+        json.dumps(
+            {"name": "old", "approved": True, "calls": [{"tool": "a", "args": {}, "id": "x"}]}
+        )
+    )
+    assert store.load("old").calls == [{"tool": "a", "args": {}}]  # type: ignore[union-attr]
