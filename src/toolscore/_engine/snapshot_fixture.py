@@ -10,7 +10,8 @@ import warnings
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from toolscore.snapshots import SnapshotStore, SnapshotWarning, check_snapshot
+from toolscore._engine.snapshot_states import check_snapshot
+from toolscore.snapshots import SnapshotStore, SnapshotWarning
 
 if TYPE_CHECKING:
     from toolscore._engine.result import EvaluationResult
