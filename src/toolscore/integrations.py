@@ -20,6 +20,10 @@ Shapes read:
 * OpenAI Agents SDK: ``RunResult.new_items`` of type ``tool_call_item`` (``raw_item``).
 * Pydantic AI: ``result.all_messages()`` parts with ``part_kind == "tool-call"``.
 * Claude Agent SDK: message lists whose ``content`` holds ``ToolUseBlock``/``tool_use``.
+* OpenTelemetry GenAI spans (``execute_tool``, MCP ``tools/call``): an OTLP/JSON export, span
+  dicts or SDK span objects (:func:`from_otel`; these calls also carry ``result``,
+  ``is_error``, ``error``, ``duration`` and ``id``).
+* CrewAI: ``tools_results`` entries (``tool_name``, ``tool_args``).
 
 Example:
     >>> from toolscore.integrations import from_anthropic
