@@ -16,7 +16,8 @@ Shapes read:
 * Anthropic Messages: ``content[]`` blocks of type ``tool_use``.
 * Gemini: ``candidates[].content.parts[].functionCall`` (or ``function_call``).
 * LangChain / LangGraph: ``{"messages": [...]}`` states and message lists, with
-  ``AIMessage.tool_calls`` (``name``/``args``) or OpenAI wire format.
+  ``AIMessage.tool_calls`` (``name``/``args``) or OpenAI wire format; agent actions
+  (``tool``/``tool_input``, ``action``/``action_input``; a text input is ``{"input": text}``).
 * OpenAI Agents SDK: ``RunResult.new_items`` of type ``tool_call_item`` (``raw_item``).
 * Pydantic AI: ``result.all_messages()`` parts with ``part_kind == "tool-call"``.
 * Claude Agent SDK: message lists whose ``content`` holds ``ToolUseBlock``/``tool_use``.
@@ -38,7 +39,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolscore._engine.otel import looks_like_otel, otel_calls
-from toolscore._engine.shapes import MalformedArgumentsWarning, plain, read_arguments
+from toolscore._engine.shapes import (
+    MalformedArgumentsWarning,
+    action_input,
+    plain,
+    read_arguments,
+)
 
 __all__ = [
     "MalformedArgumentsWarning",
@@ -96,8 +102,12 @@ def _extract(obj: Any) -> list[Call]:
         raise _Unrecognised(type(obj).__name__)
 
     tool = d.get("tool")
+    if isinstance(tool, str) and "tool_input" in d:  # a LangChain AgentAction
+        return [{"tool": tool, "args": action_input(d.get("tool_input"), tool)}]
     if isinstance(tool, str) and "__type__" not in d:  # already a call dict
         return [{"tool": tool, "args": read_arguments(d.get("args"), tool)}]
+    if isinstance(d.get("action"), str) and "action_input" in d:  # a LangChain agent step
+        return [{"tool": d["action"], "args": action_input(d.get("action_input"), d["action"])}]
     if "choices" in d:  # OpenAI chat completion
         out = []
         for choice in d.get("choices") or []:

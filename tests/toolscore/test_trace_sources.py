@@ -216,7 +216,7 @@ def test_adapters_read_their_format_and_refuse_others() -> None:
     with pytest.raises(ValueError, match="cannot be None"):
         OpenAIAdapter().parse(None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match='item 0 needs a "tool" name'):
-        CustomAdapter().parse([{"name": "x"}])
+        CustomAdapter().parse([{"args": {"x": 1}}])
 
 
 def test_load_gold_standard_keeps_side_effects_and_unchecked_args(tmp_path: Path) -> None:
@@ -278,3 +278,43 @@ def test_a_captured_trace_file_reads_as_a_trace(tmp_path: Path) -> None:
             ).score
             == 1.0
         )
+
+
+def test_custom_traces_accept_the_other_usual_names(tmp_path: Path) -> None:
+    data = {
+        "tool_calls": [
+            {"name": "search", "arguments": '{"q": "x"}', "duration": 0.1},
+            {"function": "open", "input": {"id": 3}},
+            {"tool": "close"},
+        ]
+    }
+    calls = CustomAdapter().parse(data)
+    assert [(c.tool, c.args, c.duration) for c in calls] == [
+        ("search", {"q": "x"}, 0.1),
+        ("open", {"id": 3}, None),
+        ("close", {}, None),
+    ]
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data))
+    assert [c.tool for c in load_trace(path, format="custom")] == ["search", "open", "close"]
+    with pytest.raises(ValueError, match="args must be an object"):
+        CustomAdapter().parse([{"name": "a", "arguments": [1]}])
+
+
+def test_langchain_agent_actions_keep_their_input() -> None:
+    steps = [
+        {"tool": "search", "tool_input": {"q": "x"}, "log": "Invoking search"},
+        {"tool": "calculator", "tool_input": "2 + 2", "log": "..."},
+        {"tool": "lookup", "tool_input": '{"id": 7}'},
+        {"action": "finish_tool", "action_input": "done"},
+    ]
+    assert [(c.tool, c.args) for c in LangChainAdapter().parse(steps)] == [
+        ("search", {"q": "x"}),
+        ("calculator", {"input": "2 + 2"}),
+        ("lookup", {"id": 7}),
+        ("finish_tool", {"input": "done"}),
+    ]
+    assert (
+        toolscore.evaluate([{"tool": "calculator", "args": {"input": "2 + 2"}}], steps[1:2]).score
+        == 1.0
+    )

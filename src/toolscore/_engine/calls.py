@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekit._shorten import shorten
-from toolscore._engine.shapes import read_arguments
+from toolscore._engine.shapes import action_input, read_arguments
 from toolscore.adapters.base import ToolCall, failed_call
 
 __all__ = ["CallList", "actual_calls", "expected_calls", "is_call_list", "read_calls"]
@@ -126,6 +126,8 @@ def _slow_read(item: Any, where: str, expected: bool) -> tuple[str, dict[str, An
             f"{where}: 'tool' must be the tool's name as a string, got {type(tool).__name__} "
             f"{shorten(repr(tool), 60)}"
         )
+    if args is None and not expected and isinstance(item, Mapping) and "tool_input" in item:
+        args = action_input(item["tool_input"], tool)  # a LangChain AgentAction
     if isinstance(args, (str, bytes)) and not expected:
         args = read_arguments(args, tool)  # JSON text, as providers send it
     if args is not None and not isinstance(args, Mapping):

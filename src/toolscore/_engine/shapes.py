@@ -17,7 +17,7 @@ from typing import Any
 
 from scorekit._shorten import shorten
 
-__all__ = ["MalformedArgumentsWarning", "plain", "read_arguments"]
+__all__ = ["MalformedArgumentsWarning", "action_input", "plain", "read_arguments"]
 
 
 class MalformedArgumentsWarning(UserWarning):
@@ -79,6 +79,18 @@ def read_arguments(raw: Any, tool: str) -> dict[str, Any]:
         stacklevel=4,
     )
     return {}
+
+
+def action_input(raw: Any, tool: str) -> dict[str, Any]:
+    """An agent action's input (LangChain ``tool_input``): a JSON object, or the one text
+    input of a single-input tool, read as ``{"input": text}``."""
+    if isinstance(raw, str):
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            parsed = None
+        return parsed if isinstance(parsed, dict) else {"input": raw}
+    return read_arguments(raw, tool)
 
 
 MalformedArgumentsWarning.__module__ = "toolscore.integrations"  # its public home

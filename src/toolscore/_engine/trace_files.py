@@ -226,8 +226,14 @@ def _is_custom(data: Any) -> bool:
     )
 
 
+_TOOL_ALIASES = ("name", "function")  # what other loggers call the tool, as Toolscore reads
+_ARGS_ALIASES = ("arguments", "input")
+
+
 def _custom_calls(data: Any, name: str) -> list[dict[str, Any]]:
     data = _unwrap_calls(data)
+    if isinstance(data, dict) and isinstance(data.get("tool_calls"), list):
+        data = data["tool_calls"]
     if not isinstance(data, list):
         raise TraceFileError(
             f'{name}: a custom trace is a list of {{"tool": ..., "args": {{...}}}}, '
@@ -235,15 +241,37 @@ def _custom_calls(data: Any, name: str) -> list[dict[str, Any]]:
         )
     calls: list[dict[str, Any]] = []
     for i, item in enumerate(data):
+        if isinstance(item, dict) and "tool" not in item:
+            item = _renamed(item)
         if not isinstance(item, dict) or not isinstance(item.get("tool"), str) or not item["tool"]:
             raise TraceFileError(
                 f'{name}: item {i} needs a "tool" name, got {shorten(repr(item), 120)}'
             )
         args = item.get("args")
+        if isinstance(args, str):
+            args = read_arguments(args, item["tool"])
+            item = {**item, "args": args}
         if args is not None and not isinstance(args, dict):
-            raise TraceFileError(f"{name}: item {i} ({item['tool']}): args must be an object")
+            raise TraceFileError(
+                f"{name}: item {i} ({item['tool']}): args must be an object, got "
+                f"{shorten(repr(args), 60)}"
+            )
         calls.append(item)
     return calls
+
+
+def _renamed(item: dict[str, Any]) -> dict[str, Any]:
+    """A call written with ``name``/``function`` and ``arguments``/``input``, as
+    ``{"tool", "args", ...}`` (the rest kept)."""
+    tool_key = next((k for k in _TOOL_ALIASES if isinstance(item.get(k), str)), None)
+    if tool_key is None:
+        return item
+    args_key = next((k for k in _ARGS_ALIASES if k in item), None)
+    out = {k: v for k, v in item.items() if k not in (tool_key, args_key)}
+    out["tool"] = item[tool_key]
+    if args_key is not None:
+        out["args"] = item[args_key]
+    return out
 
 
 def _unwrap_langchain(data: Any) -> Any:
