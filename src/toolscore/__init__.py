@@ -37,6 +37,7 @@ from toolscore.integrations import (
     from_pydantic_ai,
 )
 from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
+from toolscore.snapshots import Snapshot, SnapshotStore, snapshot_check
 from toolscore.verdict import FixSuggestion, letter_grade
 
 
@@ -66,6 +67,8 @@ __all__ = [
     "Matcher",
     "OneOf",
     "Regex",
+    "Snapshot",
+    "SnapshotStore",
     "ToolScoreAssertionError",
     "TraceCapture",
     "__version__",
@@ -86,6 +89,7 @@ __all__ = [
     "from_otel",
     "from_pydantic_ai",
     "letter_grade",
+    "snapshot_check",
     "test_agent",
     "test_agent_async",
 ]

@@ -8,4 +8,8 @@ Data flows one way::
 
 ``trace_files`` / ``trace_gold`` / ``trace`` read recorded trace and gold files;
 ``assertions`` builds ``assert_tools``, ``test_agent`` and ``cases`` on ``evaluate``.
+
+``snapshot_files`` (names, canonical text), ``snapshot_drift`` (carried-over matchers, the
+diff), ``snapshot_states`` (the state machine) and ``snapshot_fixture`` stand behind
+``toolscore.snapshots``; ``metric_assertions`` holds the plugin's ``ToolscoreAssertions``.
 """
