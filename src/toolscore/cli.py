@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from toolscore._trace_files import TRACE_FORMATS, TraceFileError
+from toolscore.mcp._cli import CommandError
 
 if TYPE_CHECKING:
     from scorekit.report import ToolScoreRow
@@ -117,6 +118,9 @@ def _parser() -> argparse.ArgumentParser:
         help="when given, exit 1 if any trace scores below it",
     )
     _add_common(cmp)
+    from toolscore.mcp._cli import register as register_mcp
+
+    register_mcp(sub)
     return parser
 
 
@@ -249,12 +253,16 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            code = _cmd_eval(args, stream) if args.command == "eval" else _cmd_compare(args, stream)
+            handler = getattr(args, "handler", None)
+            if handler is not None:
+                code = handler(args, stream)
+            else:
+                code = (_cmd_eval if args.command == "eval" else _cmd_compare)(args, stream)
         # e.g. arguments that are not valid JSON: the call is kept, the user is told, in one line.
         for w in caught:
             sys.stderr.write(f"toolscore: warning: {' '.join(str(w.message).split())}\n")
         return code
-    except (TraceFileError, _BadInput) as exc:
+    except (TraceFileError, _BadInput, CommandError) as exc:
         sys.stderr.write(f"toolscore: error: {exc}\n")
         return EXIT_BAD_INPUT
     except OSError as exc:
