@@ -255,7 +255,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
             warnings.simplefilter("always")
             handler = getattr(args, "handler", None)
             if handler is not None:
-                code = handler(args, stream)
+                code = int(handler(args, stream))
             else:
                 code = (_cmd_eval if args.command == "eval" else _cmd_compare)(args, stream)
         # e.g. arguments that are not valid JSON: the call is kept, the user is told, in one line.

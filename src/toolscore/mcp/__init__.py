@@ -11,7 +11,7 @@ Example:
     >>> with MCPStdioClient([sys.executable, "-m", "toolscore.mcp.sample_server"]) as client:
     ...     card = score_server(client, seed=1)
     >>> card.grade, card.happy_pass_rate < 1.0
-    ('D', True)
+    ('B', True)
 """
 
 from toolscore.mcp._tokens import estimate_tokens, tool_definition_tokens

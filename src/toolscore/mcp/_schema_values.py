@@ -261,7 +261,7 @@ class SchemaValues:
             lo = low if low is not None else (0 if high is None or high >= 0 else high - 10)
             hi = high if high is not None else lo + 10
             value = (
-                self.rng.randint(int(math.ceil(lo)), int(math.floor(hi)))
+                self.rng.randint(math.ceil(lo), math.floor(hi))
                 if integer
                 else (round(self.rng.uniform(lo, hi), 2))
             )

@@ -300,8 +300,13 @@ class MCPClient:
             except BaseException as exc:
                 self._stop_loop(loop, finished)
                 raise self._connect_error(exc) from None
-            self._conn = _Connection(loop, client, closing_box[0], finished, self._generation)
-            finished.add_done_callback(lambda _f, c=self._conn: c.lost.append(ConnectionError()))
+            conn = _Connection(loop, client, closing_box[0], finished, self._generation)
+            self._conn = conn
+
+            def _ended(_: concurrent.futures.Future[None]) -> None:
+                conn.lost.append(ConnectionError("the session ended"))
+
+            finished.add_done_callback(_ended)
             self._read_session(client)
             return self.server_info
 
@@ -465,10 +470,11 @@ class MCPClient:
         cursor: str | None = None
         seen: set[str] = set()
         for _ in range(MAX_TOOL_PAGES):
-            page = self._run(
-                lambda c, cur=cursor: c.list_tools(cursor=cur) if cur else c.list_tools(),
-                "tools/list",
-            )
+
+            def fetch(c: Any, cur: str | None = cursor) -> Awaitable[Any]:
+                return c.list_tools(cursor=cur) if cur else c.list_tools()  # type: ignore[no-any-return]
+
+            page = self._run(fetch, "tools/list")
             tools.extend(_tool_def(t) for t in page.tools)
             cursor = page.next_cursor
             if not cursor:
@@ -570,7 +576,10 @@ class MCPStdioClient(MCPClient):
         self.command = list(command)
         self.env = dict(env or {})
         self.cwd = os.fspath(cwd) if cwd is not None else None
-        self._stderr: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace")
+        # Kept for the client's life: every restart of the server writes its stderr here.
+        self._stderr: IO[str] = tempfile.TemporaryFile(  # noqa: SIM115
+            "w+", encoding="utf-8", errors="replace"
+        )
 
     def describe(self) -> str:
         shown = " ".join(self.command)
@@ -583,7 +592,7 @@ class MCPStdioClient(MCPClient):
         params = StdioServerParameters(
             command=self.command[0], args=self.command[1:], env=self.env or None, cwd=self.cwd
         )
-        return stdio_client(params, errlog=self._stderr)
+        return stdio_client(params, errlog=self._stderr)  # type: ignore[arg-type]
 
     def _reset_stderr(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -651,6 +660,8 @@ async def _http_with_headers(url: str, headers: dict[str, str]) -> AsyncIterator
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 
-    async with create_mcp_http_client(headers=headers) as http:
-        async with streamable_http_client(url, http_client=http) as streams:
-            yield streams
+    async with (
+        create_mcp_http_client(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams

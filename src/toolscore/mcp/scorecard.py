@@ -17,7 +17,7 @@ Example:
     >>> with MCPStdioClient([sys.executable, "-m", "toolscore.mcp.sample_server"]) as client:
     ...     card = score_server(client)
     >>> card.grade, len(card.tools)
-    ('D', 5)
+    ('B', 5)
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ class MCPScorecard:
     @property
     def score(self) -> float:
         """The weighted score in ``[0, 1]``."""
-        total = sum(w * getattr(self, name) for name, w in WEIGHTS.items())
+        total = float(sum(w * getattr(self, name) for name, w in WEIGHTS.items()))
         return min(1.0, max(0.0, total))
 
     @property
