@@ -12,10 +12,10 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP scorecard needs the mcp extra")
 
-from mcp_helpers import server_command  # noqa: E402
+from mcp_helpers import server_command
 
-from toolscore.cli import main  # noqa: E402
-from toolscore.mcp import MCPStdioClient  # noqa: E402
+from toolscore.cli import main
+from toolscore.mcp import MCPStdioClient
 
 
 def run(argv: list[str]) -> tuple[int, str]:

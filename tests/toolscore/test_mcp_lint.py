@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP scorecard needs the mcp extra")
 
-from toolscore.mcp import MCPToolDef, estimate_tokens, lint_tools, tool_definition_tokens  # noqa: E402
+from toolscore.mcp import MCPToolDef, estimate_tokens, lint_tools, tool_definition_tokens
 
 GOOD = MCPToolDef(
     "get_weather",

@@ -10,14 +10,14 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP scorecard needs the mcp extra")
 
-from mcp_helpers import (  # noqa: E402
+from mcp_helpers import (
     EVERYTHING_MISSING,
     everything_command,
     http_server,
     server_command,
 )
 
-from toolscore.mcp import (  # noqa: E402
+from toolscore.mcp import (
     MCPError,
     MCPHttpClient,
     MCPServerExitedError,
@@ -109,18 +109,16 @@ def test_a_hung_server_is_cut_off_by_the_timeout_and_restarted() -> None:
 
 
 def test_client_errors_name_the_server_and_what_happened() -> None:
-    with MCPStdioClient(server_command("flaky_servers", "hang"), timeout=0.5) as client:
-        with pytest.raises(
-            MCPTimeoutError, match=r"did not answer tools/call 'stall' within 0.5 s"
-        ):
-            client.call_tool("stall", {"seconds": 1})
+    client = MCPStdioClient(server_command("flaky_servers", "hang"), timeout=0.5)
+    with client, pytest.raises(MCPTimeoutError, match=r"tools/call 'stall' within 0\.5 s"):
+        client.call_tool("stall", {"seconds": 1})
     with MCPStdioClient(server_command("flaky_servers", "crash"), timeout=5) as client:
         with pytest.raises(MCPServerExitedError, match="closed the connection") as info:
             client.call_tool("explode", {"reason": "test"})
         assert "(test)" in info.value.stderr_tail
     with pytest.raises(MCPError, match="cannot start"):
         MCPStdioClient(["/nonexistent/server-binary"], timeout=5).start()
-    with pytest.raises(MCPError, match="could not be connected|did not finish"):
+    with pytest.raises(MCPError, match=r"could not be connected|did not finish"):
         MCPStdioClient(
             [sys.executable, "-c", "import sys; print('bye', file=sys.stderr)"], timeout=5
         ).start()
