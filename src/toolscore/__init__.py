@@ -10,7 +10,7 @@ Example:
     1.0
 """
 
-from toolscore._trace import evaluate_trace
+from toolscore._engine.trace import evaluate_trace
 from toolscore.core import (
     EvaluationResult,
     ToolScoreAssertionError,

@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from toolscore._trace_files import TRACE_FORMATS, TraceFileError
+from toolscore._engine.trace_files import TRACE_FORMATS, TraceFileError
 from toolscore.mcp._cli import CommandError
 
 if TYPE_CHECKING:
     from scorekit.report import ToolScoreRow
-    from toolscore._result import EvaluationResult
+    from toolscore._engine.result import EvaluationResult
 
 __all__ = ["main"]
 
@@ -142,8 +142,8 @@ def _report_format(args: argparse.Namespace) -> str | None:
 def _evaluate(
     trace: str, fmt: str, strict: bool, expected: list[dict[str, Any]]
 ) -> EvaluationResult:
-    from toolscore._evaluate import evaluate
-    from toolscore._trace import load_trace
+    from toolscore._engine.evaluate import evaluate
+    from toolscore._engine.trace import load_trace
 
     actual = load_trace(trace, fmt)
     try:
@@ -153,7 +153,7 @@ def _evaluate(
 
 
 def _row(result: EvaluationResult, trace: str, threshold: float | None, cmd: str) -> ToolScoreRow:
-    from toolscore._assertions import score_row
+    from toolscore._engine.assertions import score_row
 
     return score_row(
         result,
@@ -181,8 +181,8 @@ def _scores_line(result: EvaluationResult) -> str:
 
 
 def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore._render import render_result
-    from toolscore._trace import load_gold
+    from toolscore._engine.render import render_result
+    from toolscore._engine.trace import load_gold
 
     fmt = _report_format(args)
     expected = load_gold(args.gold)
@@ -202,7 +202,7 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore._trace import load_gold
+    from toolscore._engine.trace import load_gold
 
     fmt = _report_format(args)
     expected = load_gold(args.gold)

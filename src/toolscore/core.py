@@ -7,17 +7,18 @@ Example:
     (1.0, 'A')
 """
 
-from toolscore._assertions import (
+from toolscore._engine.assertions import (
     ToolScoreAssertionError,
     assert_tools,
     cases,
     test_agent,
     test_agent_async,
 )
-from toolscore._evaluate import evaluate
-from toolscore._result import ArgumentDetail, EvaluationResult, PairDetail, letter_grade
-from toolscore._weights import DEFAULT_WEIGHTS
+from toolscore._engine.evaluate import evaluate
+from toolscore._engine.result import ArgumentDetail, EvaluationResult, PairDetail
+from toolscore._engine.weights import DEFAULT_WEIGHTS
 from toolscore.adapters.base import ToolCall
+from toolscore.verdict import letter_grade
 
 __all__ = [
     "DEFAULT_WEIGHTS",

@@ -32,18 +32,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolscore._assertions import (
+from toolscore._engine.assertions import (
     ToolScoreAssertionError,
     check_min_score,
     check_response,
     record_row,
 )
-from toolscore._calls import CallList
-from toolscore._compare import values_match
-from toolscore._evaluate import evaluate_calls
-from toolscore._render import format_call, format_value
-from toolscore._result import EvaluationResult
-from toolscore._weights import resolve_weights
+from toolscore._engine.calls import CallList
+from toolscore._engine.compare import values_match
+from toolscore._engine.evaluate import evaluate_calls
+from toolscore._engine.render import format_call, format_value
+from toolscore._engine.result import EvaluationResult
+from toolscore._engine.weights import resolve_weights
 
 __all__ = ["Expectation", "expect"]
 
@@ -202,7 +202,7 @@ class Expectation:
         passed = not problems and (threshold is None or result.score >= threshold)
         record_row("expect", result, threshold, passed, time.perf_counter() - started)
         if not passed:
-            from toolscore._render import render_result
+            from toolscore._engine.render import render_result
 
             hint = None
             if forbidden and not declared:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pytest
 
 if TYPE_CHECKING:
-    from toolscore._result import EvaluationResult
+    from toolscore._engine.result import EvaluationResult
 
 __all__ = [
     "ToolscoreAssertions",
@@ -71,7 +71,7 @@ def toolscore_assert_tools() -> Callable[..., EvaluationResult]:
         def test_agent(toolscore_assert_tools):
             toolscore_assert_tools(expected=[{"tool": "search"}], actual=my_agent("x"))
     """
-    from toolscore._assertions import assert_tools
+    from toolscore._engine.assertions import assert_tools
 
     return assert_tools
 
@@ -83,7 +83,7 @@ class ToolscoreAssertions:
     def _fail(result: EvaluationResult, text: str) -> NoReturn:
         """Raise ``text`` followed by the full failure text of ``result``."""
         __tracebackhide__ = True
-        from toolscore._render import render_result
+        from toolscore._engine.render import render_result
 
         raise AssertionError(f"{text}\n\n{render_result(result)}")
 
@@ -104,7 +104,7 @@ class ToolscoreAssertions:
     ) -> EvaluationResult:
         """Evaluate and require ``score >= min_score`` (same as ``assert_tools``)."""
         __tracebackhide__ = True
-        from toolscore._assertions import assert_tools
+        from toolscore._engine.assertions import assert_tools
 
         return assert_tools(expected, actual, min_score=min_score, weights=weights, strict=strict)
 
@@ -185,7 +185,7 @@ def toolscore_eval(
     def run(
         gold_file: str | Path, trace_file: str | Path, format: str = "auto", **kwargs: Any
     ) -> EvaluationResult:
-        from toolscore._trace import evaluate_trace
+        from toolscore._engine.trace import evaluate_trace
 
         # An absolute name replaces the folder when joined.
         gold, trace = toolscore_gold_dir / gold_file, toolscore_trace_dir / trace_file

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from toolscore import ANY, OneOf, Regex
-from toolscore._align import Alignment, align, args_key
-from toolscore._assignment import solve_assignment
-from toolscore.metrics.arguments import count_pair
+from toolscore._engine.align import Alignment, align, args_key
+from toolscore._engine.assignment import solve_assignment
+from toolscore._engine.counts import count_pair
 
 
 def test_assignment_solver_is_optimal_on_small_matrices() -> None:
@@ -147,7 +147,7 @@ def test_matchers_on_a_long_single_tool_trace() -> None:
 
 
 def test_matcher_verdicts_are_not_shared_between_different_matchers() -> None:
-    from toolscore._agreement import agreement_matrix
+    from toolscore._engine.agreement import agreement_matrix
     from toolscore.matchers import IsType
 
     class A:

@@ -192,7 +192,7 @@ def test_alignment_prefers_argument_agreement_then_order() -> None:
 
 def _brute_force(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> tuple[int, int]:
     """Most pairs, then most agreeing argument units, by enumerating every pairing."""
-    from toolscore.metrics.arguments import count_pair
+    from toolscore._engine.counts import count_pair
 
     best_pairs = best_agree = 0
     tools = {c["tool"] for c in expected}

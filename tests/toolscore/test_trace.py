@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from toolscore._trace import TraceFileError, evaluate_trace, load_gold, load_trace
+from toolscore._engine.trace import TraceFileError, evaluate_trace, load_gold, load_trace
 from toolscore.matchers import ANY, Approx, Contains, IsType, OneOf, Regex
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "toolscore"

@@ -2,35 +2,20 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from scorekit._tool_metrics import TOOL_METRIC_NAMES
-from toolscore._align import Alignment
-from toolscore._calls import CallList
-from toolscore._compare import values_match
+from toolscore._engine.align import Alignment
+from toolscore._engine.calls import CallList
+from toolscore._engine.compare import values_match
+from toolscore._engine.render import render_result
 from toolscore.adapters.base import ToolCall
 
-__all__ = ["ArgumentDetail", "EvaluationResult", "PairDetail", "letter_grade"]
+__all__ = ["ArgumentDetail", "EvaluationResult", "PairDetail"]
 
 SCALAR_FIELDS = TOOL_METRIC_NAMES  # the attributes below that reports show, in order
-
-
-def letter_grade(score: float) -> str:
-    """Letter grade of a score: A >= 0.9, B >= 0.8, C >= 0.7, D >= 0.6, else F.
-
-    Example:
-        >>> letter_grade(0.95), letter_grade(0.8), letter_grade(0.2)
-        ('A', 'B', 'F')
-    """
-    if isinstance(score, bool) or not isinstance(score, (int, float)) or math.isnan(score):
-        raise ValueError(f"letter_grade(score) needs a number in [0, 1], got {score!r}")
-    for bound, grade in ((0.9, "A"), (0.8, "B"), (0.7, "C"), (0.6, "D")):
-        if score >= bound:
-            return grade
-    return "F"
 
 
 @dataclass(frozen=True)
@@ -242,6 +227,4 @@ class EvaluationResult:
 
     def explain(self, min_score: float | None = None) -> str:
         """The human-readable report: every pair, missing and extra calls, scores, a hint."""
-        from toolscore._render import render_result
-
         return render_result(self, min_score=min_score)

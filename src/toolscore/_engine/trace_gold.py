@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolscore._trace_files import TraceFileError
+from toolscore._engine.trace_files import TraceFileError
 from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
 
 MATCHER_KEYS = ("$any", "$regex", "$approx", "$one_of", "$contains", "$type", "$literal")

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from toolscore._compare import NOT_CANONICAL, canonical
-from toolscore.metrics.arguments import ArgumentCount, count_pair
+from toolscore._engine.compare import NOT_CANONICAL, canonical
+from toolscore._engine.counts import ArgumentCount, count_pair
 
 __all__ = ["solve_residual"]
 
@@ -61,7 +61,7 @@ def solve_residual(
     columns = _canonical_columns(e_args, a_args, strict)
     if columns is None:
         # Matchers or unchecked arguments: one dense matrix, built name by name.
-        from toolscore._agreement import agreement_matrix
+        from toolscore._engine.agreement import agreement_matrix
 
         agree = agreement_matrix(e_args, a_args, strict)
         block = _solve_block(agree, list(range(m)), list(range(n)), m, n)
@@ -258,7 +258,7 @@ def _solve_block(
     """Best pairing of one block: agreement first, then closeness of relative position."""
     import numpy as np
 
-    from toolscore._assignment import solve_assignment
+    from toolscore._engine.assignment import solve_assignment
 
     r_step, c_step = max(n - 1, 1), max(m - 1, 1)
     r_pos = np.asarray(rows, dtype=np.float64)[:, None] * r_step

@@ -8,12 +8,13 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from toolscore._align import align
-from toolscore._calls import actual_calls, expected_calls
-from toolscore._result import EvaluationResult, letter_grade
-from toolscore._weights import resolve_weights
-from toolscore.metrics._tools import selection_accuracy, sequence_accuracy
-from toolscore.metrics.arguments import prf
+from toolscore._engine.align import align
+from toolscore._engine.calls import actual_calls, expected_calls
+from toolscore._engine.counts import prf
+from toolscore._engine.result import EvaluationResult
+from toolscore._engine.tool_metrics import selection_accuracy, sequence_accuracy
+from toolscore._engine.weights import resolve_weights
+from toolscore.verdict import letter_grade
 
 __all__ = ["evaluate", "evaluate_calls"]
 

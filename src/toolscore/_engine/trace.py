@@ -6,10 +6,10 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from toolscore._evaluate import evaluate
-from toolscore._result import EvaluationResult
-from toolscore._trace_files import TRACE_FORMATS, TraceFileError, read_json_file, trace_calls
-from toolscore._trace_gold import GoldFormatError, decode_gold
+from toolscore._engine.evaluate import evaluate
+from toolscore._engine.result import EvaluationResult
+from toolscore._engine.trace_files import TRACE_FORMATS, TraceFileError, read_json_file, trace_calls
+from toolscore._engine.trace_gold import GoldFormatError, decode_gold
 
 __all__ = [
     "TRACE_FORMATS",

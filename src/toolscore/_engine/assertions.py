@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolscore._evaluate import evaluate
-from toolscore._result import SCALAR_FIELDS, EvaluationResult
+from toolscore._engine.evaluate import evaluate
+from toolscore._engine.result import SCALAR_FIELDS, EvaluationResult
 
 if TYPE_CHECKING:
     from scorekit.report import ToolScoreRow
@@ -115,7 +115,7 @@ def _decide(
     passed = min_score is None or result.score >= min_score
     record_row(function, result, min_score, passed, time.perf_counter() - started)
     if not passed:
-        from toolscore._render import render_result
+        from toolscore._engine.render import render_result
 
         raise ToolScoreAssertionError(
             render_result(result, min_score=min_score), result=result, min_score=min_score

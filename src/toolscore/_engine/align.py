@@ -30,9 +30,9 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolscore._compare import NOT_CANONICAL, canonical
-from toolscore._residual import solve_residual
-from toolscore.metrics.arguments import ArgumentCount, missed_units
+from toolscore._engine.compare import NOT_CANONICAL, canonical
+from toolscore._engine.counts import ArgumentCount, missed_units
+from toolscore._engine.residual import solve_residual
 
 __all__ = ["Alignment", "align"]
 

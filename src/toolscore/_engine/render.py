@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from toolscore._compare import values_match
+from toolscore._engine.compare import values_match
 
 if TYPE_CHECKING:
-    from toolscore._result import EvaluationResult, PairDetail
+    from toolscore._engine.result import EvaluationResult, PairDetail
 
 __all__ = ["format_call", "format_value", "render_result"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from toolscore._compare import NOT_CANONICAL, canonical, contains_matcher, values_match
+from toolscore._engine.compare import NOT_CANONICAL, canonical, contains_matcher, values_match
 from toolscore.matchers import Approx, IsType, Regex, _AnyMatcher
 
 __all__ = ["agreement_matrix"]
