@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolscore._engine.result import letter_grade
+from toolscore.verdict import letter_grade
 from toolscore.mcp._tokens import estimate_tokens, tool_definition_tokens
 from toolscore.mcp.harness import (
     LintIssue,
