@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
-_GRADES = ("A", "B", "C", "D", "F")
-
 
 class CommandError(Exception):
     """Bad input or an unreachable server: one line, exit code 2."""
@@ -34,7 +32,9 @@ class CommandError(Exception):
 
 def _grade(text: str) -> str:
     value = text.strip().upper()
-    if value not in _GRADES:
+    from toolscore.verdict import GRADE_ORDER
+
+    if value not in GRADE_ORDER:
         raise argparse.ArgumentTypeError(f"a grade is one of A, B, C, D, F; got {text!r}")
     return value
 

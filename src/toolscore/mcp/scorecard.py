@@ -23,10 +23,9 @@ Example:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolscore.verdict import letter_grade
 from toolscore.mcp._tokens import estimate_tokens, tool_definition_tokens
 from toolscore.mcp.harness import (
     LintIssue,
@@ -35,6 +34,7 @@ from toolscore.mcp.harness import (
     lint_tools,
     run_scenarios,
 )
+from toolscore.verdict import GRADE_ORDER, FixSuggestion, letter_grade
 
 if TYPE_CHECKING:
     from toolscore.mcp.client import MCPClient, MCPToolDef
@@ -51,33 +51,9 @@ __all__ = [
     "scorecard_to_markdown",
 ]
 
-GRADE_ORDER = ("A", "B", "C", "D", "F")
 WEIGHTS = {"happy_pass_rate": 0.6, "edge_resilience_rate": 0.2, "lint_score": 0.2}
 _ERROR_COST = 0.5
 _WARNING_COST = 0.1
-
-
-@dataclass
-class FixSuggestion:
-    """One thing to fix, most urgent first (``priority`` 0 is the most urgent).
-
-    Priorities: 0 fails on valid input, 1 crashes or hangs on bad input, 2 a lint error,
-    3 a lint warning.
-    """
-
-    tool: str
-    problem: str
-    fix: str
-    priority: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data for JSON."""
-        return {
-            "tool": self.tool,
-            "problem": self.problem,
-            "fix": self.fix,
-            "priority": self.priority,
-        }
 
 
 @dataclass
@@ -221,8 +197,9 @@ def grade_meets(grade: str, threshold: str) -> bool:
 
 
 def build_fix_list(card: MCPScorecard, limit: int | None = None) -> list[FixSuggestion]:
-    """What to fix, most urgent first: tools failing on valid input, tools that crash or
-    hang on bad input, lint errors, lint warnings (one scenario entry per tool and kind)."""
+    """What to fix, most urgent first (``priority``): 0 tools failing on valid input, 1 tools
+    that crash or hang on bad input, 2 lint errors, 3 lint warnings (one scenario entry per
+    tool and kind)."""
     fixes: list[FixSuggestion] = []
     seen: set[tuple[str, str]] = set()
     for result in card.results:
@@ -348,5 +325,5 @@ def scorecard_to_json(card: MCPScorecard) -> dict[str, Any]:
         "tools": card.tool_summaries(),
         "results": [r.to_dict() for r in card.results],
         "lint": [i.to_dict() for i in card.lint],
-        "fixes": [f.to_dict() for f in build_fix_list(card)],
+        "fixes": [asdict(f) for f in build_fix_list(card)],
     }
