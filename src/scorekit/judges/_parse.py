@@ -23,6 +23,7 @@ from typing import Any
 from scorekit.judges._errors import InvalidReplyError
 
 __all__ = [
+    "load_reply",
     "parse_answers",
     "parse_questions",
     "quote_reply",
@@ -45,7 +46,13 @@ def quote_reply(raw: str, width: int = 200) -> str:
     return f"{raw[: width - 1] + '…'!r} ({len(raw)} characters)"
 
 
-def _load(raw: str | None, kind: str) -> Any:
+def load_reply(raw: str | None, kind: str) -> Any:
+    """The JSON value of a reply, without one fenced block around it and one top-level key
+    around the payload.
+
+    Raises:
+        InvalidReplyError: empty or not JSON (the reply is quoted).
+    """
     if raw is None or not raw.strip():
         raise InvalidReplyError(f"the judge sent an empty reply instead of {kind}")
     text = raw.strip()
@@ -76,7 +83,7 @@ def parse_questions(raw: str | None) -> list[str]:
         >>> parse_questions('```json\\n{"1": "Is Paris in France?"}\\n```')
         ['Is Paris in France?']
     """
-    value = _load(raw, "questions")
+    value = load_reply(raw, "questions")
     if isinstance(value, dict):
         items: list[Any] = list(value.values())
     elif isinstance(value, list):
@@ -170,7 +177,7 @@ def parse_answers(raw: str | None, n_questions: int) -> list[float]:
         [0.0]
     """
     text = str(raw)
-    value = _load(raw, "answers")
+    value = load_reply(raw, "answers")
     if isinstance(value, dict):
         by_number: dict[int, Any] = {}
         for key, item in value.items():

@@ -11,6 +11,7 @@ from typing import Any
 from toolscore._engine.align import align
 from toolscore._engine.calls import actual_calls, expected_calls
 from toolscore._engine.counts import prf
+from toolscore._engine.judging import has_semantic, prefetch_semantic
 from toolscore._engine.result import EvaluationResult
 from toolscore._engine.tool_metrics import selection_accuracy, sequence_accuracy
 from toolscore._engine.weights import resolve_weights
@@ -94,6 +95,9 @@ def _evaluate(
 ) -> EvaluationResult:
     gold = expected_calls(expected)
     trace = actual_calls(actual)
+    if has_semantic(gold.args):
+        # Every value a Semantic matcher may meet is judged in one batch before the pairing.
+        prefetch_semantic(gold.tools, gold.args, trace.tools, trace.args)
     alignment = align(gold.tools, gold.args, trace.tools, trace.args, strict, named_only)
     e_tools, a_tools = gold.tools, trace.tools
 
