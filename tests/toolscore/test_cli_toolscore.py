@@ -54,7 +54,7 @@ def test_min_score_decides_the_exit_code(capsys: pytest.CaptureFixture[str]) -> 
         ("missing", "missing.json: no such file"),
         ("empty", "empty.json: the file is empty"),
         ("malformed", "malformed.json: not valid JSON"),
-        ("unknown_shape", "unknown_shape.json: not a supported trace shape"),
+        ("unknown_shape", "unknown_shape.json: Cannot auto-detect the trace format"),
         ("bad_matcher", "bad_matcher.json: [0].args.city: unknown matcher key '$regexp'"),
     ],
 )

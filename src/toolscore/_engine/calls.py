@@ -11,9 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolscore.adapters.base import ToolCall
+from scorekit._shorten import shorten
+from toolscore._engine.shapes import read_arguments
+from toolscore.adapters.base import ToolCall, failed_call
 
-__all__ = ["CallList", "actual_calls", "expected_calls", "is_call_list"]
+__all__ = ["CallList", "actual_calls", "expected_calls", "is_call_list", "read_calls"]
 
 
 @dataclass
@@ -50,11 +52,18 @@ def _with_args(call: ToolCall, args: dict[str, Any] | None) -> ToolCall:
     )
 
 
-def _full_call(item: Mapping[str, Any], tool: str, args: dict[str, Any] | None) -> ToolCall:
-    metadata = dict(item.get("metadata") or {})
-    for key in ("is_error", "error"):
-        if key in item and key not in metadata:
+def _metadata(item: Mapping[str, Any]) -> dict[str, Any]:
+    """A call dict's metadata, with its top-level failure fields and id folded in."""
+    raw = item.get("metadata")
+    metadata = dict(raw) if isinstance(raw, Mapping) else {}
+    for key in ("is_error", "error", "id"):
+        if key in item and key not in metadata and item[key] is not None:
             metadata[key] = item[key]
+    return metadata
+
+
+def _full_call(item: Mapping[str, Any], tool: str, args: dict[str, Any] | None) -> ToolCall:
+    metadata = _metadata(item)
     return ToolCall(
         tool=tool,
         args=args,
@@ -99,24 +108,30 @@ def _slow_read(item: Any, where: str, expected: bool) -> tuple[str, dict[str, An
         tool, args, failed = item.tool, item.args, item.is_error
     elif isinstance(item, Mapping):
         tool, args = item.get("tool"), item.get("args")
-        failed = _full_call(item, "", None).is_error
+        failed = failed_call(_metadata(item))
     else:
-        raise TypeError(
-            f"{where} must be a dict like {{'tool': 'search', 'args': {{...}}}} or a ToolCall, "
-            f"got {type(item).__name__}"
-        )
-    if not isinstance(tool, str) or not tool:
         raise ValueError(
-            f"{where} needs a non-empty string under 'tool', got {item!r}; "
-            "write {'tool': 'get_weather', 'args': {'city': 'NYC'}}"
+            f"{where} is not a dict: each call is a dict like "
+            f"{{'tool': 'search', 'args': {{...}}}} or a ToolCall, got {type(item).__name__} "
+            f"{shorten(repr(item), 80)}"
+        )
+    if tool is None or tool == "":
+        raise ValueError(
+            f"{where} is missing 'tool' key (the name of the tool), got "
+            f"{shorten(repr(item), 120)}; write "
+            "{'tool': 'get_weather', 'args': {'city': 'NYC'}}"
+        )
+    if not isinstance(tool, str):
+        raise ValueError(
+            f"{where}: 'tool' must be the tool's name as a string, got {type(tool).__name__} "
+            f"{shorten(repr(tool), 60)}"
         )
     if isinstance(args, (str, bytes)) and not expected:
-        from toolscore.integrations import parse_arguments
-
-        args = parse_arguments(args, tool)  # JSON text, as providers send it
+        args = read_arguments(args, tool)  # JSON text, as providers send it
     if args is not None and not isinstance(args, Mapping):
         raise ValueError(
-            f"{where} ({tool!r}): 'args' must be a dict or None, got {type(args).__name__} {args!r}"
+            f"{where} ({tool!r}): 'args' must be a dict or None, got {type(args).__name__} "
+            f"{shorten(repr(args), 80)}"
         )
     if args is not None and type(args) is not dict:
         args = dict(args)
@@ -129,7 +144,7 @@ def expected_calls(expected: Any) -> CallList:
     """Validate and read the ``expected`` argument."""
     if not isinstance(expected, (list, tuple)):
         raise TypeError(
-            "expected must be a list of calls like [{'tool': 'search', 'args': {'q': 'x'}}], "
+            "expected must be a list of dicts like [{'tool': 'search', 'args': {'q': 'x'}}], "
             f"got {type(expected).__name__}"
         )
     return _read(expected, "expected", True)
@@ -146,9 +161,31 @@ def is_call_list(value: Any) -> bool:
 
 
 def actual_calls(actual: Any) -> CallList:
-    """Read ``actual``: a call list, or any provider response ``auto_extract`` reads."""
+    """Read ``actual``: a call list, or any provider response ``auto_extract`` reads.
+
+    A list whose first item is a ``{"tool": ...}`` dict is read as a call list, so a bad item
+    further down is reported as such (``actual[3] is not a dict``) rather than as an unknown
+    provider shape.
+    """
     if not is_call_list(actual):
         from toolscore.integrations import auto_extract
 
-        actual = auto_extract(actual)
+        try:
+            actual = auto_extract(actual)
+        except TypeError:
+            if not _starts_like_calls(actual):
+                raise
+            # Read as the call list it starts as: the error then names the bad item.
     return _read(actual, "actual", False)
+
+
+def _starts_like_calls(value: Any) -> bool:
+    if not isinstance(value, (list, tuple)) or not value:
+        return False
+    first = value[0]
+    return isinstance(first, ToolCall) or (isinstance(first, Mapping) and "tool" in first)
+
+
+def read_calls(calls: Any, expected: bool) -> CallList:
+    """Read the ``gold_calls`` / ``trace_calls`` argument of a public metric function."""
+    return expected_calls(calls) if expected else actual_calls(calls)

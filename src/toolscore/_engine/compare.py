@@ -13,12 +13,12 @@ they are equal, so identical argument sets can be paired by hashing (see ``_alig
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from toolscore.matchers import Matcher, _safe_eq
 
-__all__ = ["NOT_CANONICAL", "canonical", "contains_matcher", "values_match"]
+__all__ = ["NOT_CANONICAL", "args_satisfy", "canonical", "contains_matcher", "values_match"]
 
 
 def values_match(expected: Any, actual: Any, strict: bool = False) -> bool:
@@ -138,3 +138,19 @@ def _key(key: Any) -> Hashable:
     if isinstance(key, (str, int)) and not isinstance(key, bool):
         return (type(key), key)
     raise _Fail
+
+
+def args_satisfy(args: Mapping[str, Any] | None, wanted: Mapping[str, Any], strict: bool) -> bool:
+    """Every argument named in ``wanted`` is present in ``args`` and matches (others ignored).
+
+    The rule behind ``expect().does_not_call()``, ``.calls()`` and forbidden-call policies.
+
+    Example:
+        >>> args_satisfy({"path": "/etc/passwd", "mode": "r"}, {"path": "/etc/passwd"}, False)
+        True
+    """
+    if not wanted:
+        return True
+    if not args:
+        return False
+    return all(k in args and values_match(v, args[k], strict) for k, v in wanted.items())

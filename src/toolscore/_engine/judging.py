@@ -220,6 +220,7 @@ def judged_evaluate(
     *,
     weights: Any = None,
     strict: bool = False,
+    forbidden: Any = None,
 ) -> tuple[EvaluationResult, dict[str, Any]]:
     """Evaluate, let the judge decide the arguments exact matching rejected, evaluate again.
 
@@ -229,7 +230,7 @@ def judged_evaluate(
     """
     from toolscore._engine.evaluate import evaluate_calls
 
-    first = evaluate_calls(expected, actual, weights, strict)
+    first = evaluate_calls(expected, actual, weights, strict, forbidden=forbidden)
     wrapped: dict[tuple[int, str], JudgedValue] = {}
     spots = _mismatches(first)
     items = [item for item, _, _, _ in spots]
@@ -249,7 +250,7 @@ def judged_evaluate(
             if args is not None and any((i, n) in wrapped for n in args):
                 args = {n: wrapped.get((i, n), v) for n, v in args.items()}
             gold.append({"tool": call.tool, "args": args})
-        result = evaluate_calls(gold, list(first.trace.items), weights, strict)
+        result = evaluate_calls(gold, list(first.trace.items), weights, strict, forbidden=forbidden)
     return result, semantic_metrics(result, judge)
 
 

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 from toolscore._engine.compare import values_match
 
 if TYPE_CHECKING:
-    from toolscore._engine.result import ArgumentDetail, EvaluationResult, PairDetail
+    from toolscore._engine.details import ArgumentDetail, PairDetail
+    from toolscore._engine.result import EvaluationResult
 
 __all__ = ["format_call", "format_value", "render_result"]
 
@@ -19,6 +20,10 @@ def format_value(value: Any, limit: int = _MAX_VALUE) -> str:
     """A short repr for one argument value."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _ratio(value: float | None) -> str:
+    return "n/a (nothing expected)" if value is None else f"{value:.3f}"
 
 
 def format_call(tool: str, args: dict[str, Any] | None) -> str:
@@ -204,7 +209,7 @@ def render_result(
         f"Scores: score {result.score:.3f}{threshold}; tool F1 {result.tool_f1:.3f}, "
         f"argument F1 {result.argument_f1:.3f}, sequence {result.sequence_accuracy:.3f}, "
         f"redundant rate {result.redundant_rate:.3f}, "
-        f"required-call recall {result.required_call_recall:.3f}."
+        f"required-call recall {_ratio(result.required_call_recall)}."
     )
     perfect = result.score >= 1.0 and not problems
     # A clean pass needs no advice; anything short of perfect gets the one most useful hint.

@@ -1,9 +1,11 @@
 """Trace files: read JSON or JSON Lines and turn any supported shape into a call list.
 
-Formats (``format=``): ``openai``, ``anthropic``, ``gemini``, ``langchain`` (provider
-responses or message lists, read by :mod:`toolscore.integrations`), ``mcp`` (JSON-RPC
-``tools/call`` requests, one per line or a list), ``custom`` (a plain list of
-``{"tool": name, "args": {...}}``), or ``auto`` (the default: detect).
+Formats (``format=``): ``openai``, ``anthropic``, ``gemini``, ``langchain``, ``crewai``
+(provider responses or message lists, read by :mod:`toolscore.integrations`), ``otel``
+(OpenTelemetry GenAI tool spans: an OTLP/JSON export or a span list), ``mcp`` (JSON-RPC
+``tools/call`` requests with their responses, one per line, a list, or a recorded session
+``{"messages": [...]}``), ``custom`` (a plain list of ``{"tool": name, "args": {...}}``), or
+``auto`` (the default: detect).
 """
 
 from __future__ import annotations
@@ -14,7 +16,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-TRACE_FORMATS = ("auto", "openai", "anthropic", "gemini", "langchain", "mcp", "custom")
+from scorekit._shorten import shorten
+from toolscore._engine.shapes import read_arguments
+
+TRACE_FORMATS = (
+    "auto",
+    "openai",
+    "anthropic",
+    "gemini",
+    "langchain",
+    "mcp",
+    "otel",
+    "crewai",
+    "custom",
+)
 
 # format name -> the toolscore.integrations function that reads it
 _EXTRACTORS = {
@@ -23,11 +38,31 @@ _EXTRACTORS = {
     "anthropic": "from_anthropic",
     "gemini": "from_gemini",
     "langchain": "from_langgraph",
+    "crewai": "from_crewai",
+    "otel": "from_otel",
 }
 
 
 class TraceFileError(ValueError):
     """A gold or trace file cannot be used; the message names the file and the problem."""
+
+
+class TraceFileNotFoundError(TraceFileError, FileNotFoundError):
+    """A gold or trace file does not exist (also a ``FileNotFoundError``, as in Toolscore)."""
+
+
+def check_format(format: str) -> str:
+    """``format`` itself when it is one of ``TRACE_FORMATS``.
+
+    Raises:
+        ValueError: ``Unsupported format: ...`` naming the formats there are.
+    """
+    if format not in TRACE_FORMATS:
+        raise ValueError(
+            f"Unsupported format: {format!r}; use one of {', '.join(TRACE_FORMATS)} "
+            "('auto' detects it)"
+        )
+    return format
 
 
 def read_json_file(path: str | os.PathLike[str]) -> Any:
@@ -39,7 +74,7 @@ def read_json_file(path: str | os.PathLike[str]) -> Any:
     name = os.fspath(path)
     p = Path(path)
     if not p.exists():
-        raise TraceFileError(f"{name}: no such file")
+        raise TraceFileNotFoundError(f"{name}: no such file")
     if p.is_dir():
         raise TraceFileError(f"{name}: is a folder, not a JSON file")
     try:
@@ -76,7 +111,18 @@ def _is_jsonrpc(item: Any) -> bool:
     return isinstance(item, dict) and "jsonrpc" in item
 
 
+def _is_session(data: Any) -> bool:
+    """A recorded MCP session: ``{"messages": [...]}`` of JSON-RPC messages."""
+    if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
+        return False
+    return data.get("format") == "mcp" or (
+        bool(data["messages"]) and all(_is_jsonrpc(m) for m in data["messages"])
+    )
+
+
 def _flatten(data: Any) -> list[Any]:
+    if _is_session(data):
+        data = data["messages"]
     items = data if isinstance(data, list) else [data]
     out: list[Any] = []
     for item in items:
@@ -85,14 +131,52 @@ def _flatten(data: Any) -> list[Any]:
     return out
 
 
+def _content_text(content: Any) -> str:
+    """What an MCP client shows of a result's ``content`` blocks (text, resources, links)."""
+    parts: list[str] = []
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict):
+            continue
+        if isinstance(block.get("text"), str):
+            parts.append(block["text"])
+        elif isinstance(block.get("resource"), dict):
+            res = block["resource"]
+            parts.append(str(res.get("text") or res.get("uri") or ""))
+        elif isinstance(block.get("uri"), str):
+            parts.append(block["uri"])
+    return "\n".join(p for p in parts if p)
+
+
+def _outcome(response: dict[str, Any]) -> dict[str, Any]:
+    """``result``, ``is_error``, ``error`` (and ``duration``) of one JSON-RPC response."""
+    error = response.get("error")
+    raw = response.get("result")
+    result = raw if isinstance(raw, dict) else {}
+    out: dict[str, Any] = {}
+    if error is not None:
+        message = error.get("message") if isinstance(error, dict) else error
+        out.update(result=None, is_error=True, error=str(message or "JSON-RPC error"))
+    elif result.get("isError") is True:
+        text = _content_text(result.get("content"))
+        out.update(result=None, is_error=True, error=text or "the tool reported an error")
+    else:
+        value: Any = result.get("structuredContent")
+        if not value:
+            text = _content_text(result.get("content"))
+            value = text if text else raw
+        out.update(result=value, is_error=False)
+    duration = response.get("duration")
+    if isinstance(duration, (int, float)) and not isinstance(duration, bool):
+        out["duration"] = float(duration)
+    return out
+
+
 def _mcp_calls(data: Any, name: str) -> list[dict[str, Any]]:
     messages = _flatten(data)
-    failed_ids: set[Any] = set()
+    outcomes: dict[str, dict[str, Any]] = {}
     for msg in messages:
-        if _is_jsonrpc(msg) and "method" not in msg and "id" in msg:
-            result = msg.get("result")
-            if "error" in msg or (isinstance(result, dict) and result.get("isError") is True):
-                failed_ids.add(json.dumps(msg["id"]))
+        if _is_jsonrpc(msg) and "method" not in msg and msg.get("id") is not None:
+            outcomes[json.dumps(msg["id"])] = _outcome(msg)
     calls: list[dict[str, Any]] = []
     for i, msg in enumerate(messages):
         if not _is_jsonrpc(msg):
@@ -107,23 +191,31 @@ def _mcp_calls(data: Any, name: str) -> list[dict[str, Any]]:
         if not isinstance(tool, str) or not tool:
             raise TraceFileError(f"{name}: message {i}: tools/call without params.name")
         args = params.get("arguments")
+        if isinstance(args, str):
+            args = read_arguments(args, tool)
         if args is None:
             args = {}
         if not isinstance(args, dict):
             raise TraceFileError(
-                f"{name}: message {i} ({tool}): params.arguments must be an object, got {args!r}"
+                f"{name}: message {i} ({tool}): params.arguments must be an object, got "
+                f"{shorten(repr(args), 80)}"
             )
         call: dict[str, Any] = {"tool": tool, "args": args}
-        if "id" in msg and json.dumps(msg["id"]) in failed_ids:
-            call["metadata"] = {"is_error": True}
+        if msg.get("id") is not None:
+            call.update(outcomes.get(json.dumps(msg["id"]), {}))
         calls.append(call)
     return calls
 
 
 def _unwrap_calls(data: Any) -> Any:
-    """A custom trace may hold its list under ``"calls"``."""
-    if isinstance(data, dict) and isinstance(data.get("calls"), list):
-        return data["calls"]
+    """A custom trace may hold its list under ``"calls"``, a captured one under ``"tools"``
+    (:class:`toolscore.TraceCapture`; a request's ``tools`` definitions have no ``"tool"``)."""
+    if isinstance(data, dict):
+        if isinstance(data.get("calls"), list):
+            return data["calls"]
+        tools = data.get("tools")
+        if isinstance(tools, list) and all(isinstance(t, dict) and "tool" in t for t in tools):
+            return tools
     return data
 
 
@@ -144,7 +236,9 @@ def _custom_calls(data: Any, name: str) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
     for i, item in enumerate(data):
         if not isinstance(item, dict) or not isinstance(item.get("tool"), str) or not item["tool"]:
-            raise TraceFileError(f'{name}: item {i} needs a "tool" name, got {item!r}'[:300])
+            raise TraceFileError(
+                f'{name}: item {i} needs a "tool" name, got {shorten(repr(item), 120)}'
+            )
         args = item.get("args")
         if args is not None and not isinstance(args, dict):
             raise TraceFileError(f"{name}: item {i} ({item['tool']}): args must be an object")
@@ -167,7 +261,7 @@ def _unwrap_langchain(data: Any) -> Any:
 
 
 def _provider_calls(data: Any, fmt: str, name: str) -> list[dict[str, Any]]:
-    from toolscore import integrations
+    import toolscore.integrations as integrations
 
     func: Callable[[Any], list[dict[str, Any]]] = getattr(integrations, _EXTRACTORS[fmt])
     if fmt in ("auto", "langchain"):
@@ -175,14 +269,31 @@ def _provider_calls(data: Any, fmt: str, name: str) -> list[dict[str, Any]]:
     try:
         calls = func(data)
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
-        what = "a supported trace shape" if fmt == "auto" else f"a {fmt} trace"
-        detail = " ".join(str(exc).split())[:200]
-        raise TraceFileError(f"{name}: not {what} ({detail})") from None
+        # Whole sentences only: the quoted input is what gets shortened, never the message.
+        if fmt == "auto":
+            raise TraceFileError(
+                f"{name}: Cannot auto-detect the trace format of {_quote(data)}. It is not a "
+                'list of {"tool": ..., "args": {...}} calls, an MCP log, OpenTelemetry spans '
+                "or a provider response (OpenAI, Anthropic, Gemini, LangChain, CrewAI). Write "
+                "the calls as such a list, or name the format (format=..., --format) if it is "
+                "one of these."
+            ) from None
+        detail = " ".join(str(exc).split())
+        raise TraceFileError(f"{name}: not a {fmt} trace: {detail}") from None
     return [dict(c) for c in calls]
 
 
+def _quote(data: Any) -> str:
+    """The start of a parsed document, as JSON, for an error message."""
+    try:
+        text = json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(data)
+    return shorten(text, 80)
+
+
 def detect_format(data: Any) -> str:
-    """Guess the format of a parsed trace: ``mcp``, ``custom``, or ``auto`` (provider).
+    """Guess the format of a parsed trace: ``mcp``, ``otel``, ``custom``, or ``auto``.
 
     Example:
         >>> detect_format([{"tool": "search", "args": {}}])
@@ -191,6 +302,10 @@ def detect_format(data: Any) -> str:
     items = _flatten(data)
     if items and all(_is_jsonrpc(item) for item in items):
         return "mcp"
+    from toolscore._engine.otel import looks_like_otel
+
+    if looks_like_otel(data):
+        return "otel"
     if _is_custom(data):
         return "custom"
     return "auto"

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from scorekit._shorten import shorten
 from toolscore._engine.trace_files import TraceFileError
 from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
 
@@ -180,6 +181,31 @@ def decode_value(value: Any, where: str) -> Any:
     return _DECODERS[known[0]](value, where)
 
 
+_GOLD_KEYS = frozenset(("tool", "args", "side_effects", "description", "metadata"))
+
+
+def _metadata(item: dict[str, Any], at: str) -> dict[str, Any]:
+    """What a gold call carries beside its arguments (side-effect checks, a description)."""
+    metadata = item.get("metadata")
+    if metadata is not None and not isinstance(metadata, dict):
+        raise GoldFormatError(
+            f"{at}.metadata: must be an object, got {shorten(repr(metadata), 60)}"
+        )
+    out = dict(metadata or {})
+    effects = item.get("side_effects")
+    if effects is not None:
+        if not isinstance(effects, dict):
+            raise GoldFormatError(
+                f"{at}.side_effects: must be an object of check name -> expected value, got "
+                f"{shorten(repr(effects), 60)}"
+            )
+        if effects:
+            out["side_effects"] = effects
+    if item.get("description"):
+        out["description"] = str(item["description"])
+    return out
+
+
 def decode_gold(data: Any, where: str) -> list[dict[str, Any]]:
     """The expected calls of a parsed gold file, matchers decoded.
 
@@ -207,15 +233,24 @@ def decode_gold(data: Any, where: str) -> list[dict[str, Any]]:
         if not isinstance(item, dict) or not isinstance(item.get("tool"), str) or not item["tool"]:
             raise GoldFormatError(
                 f'{at}: each expected call needs a "tool" name, like '
-                f'{{"tool": "get_weather", "args": {{"city": "NYC"}}}}; got {item!r}'[:300]
+                '{"tool": "get_weather", "args": {"city": "NYC"}}; '
+                f"got {shorten(repr(item), 120)}"
             )
-        unknown = sorted(set(item) - {"tool", "args", "metadata", "description"})
+        unknown = sorted(set(item) - _GOLD_KEYS)
         if unknown:
-            raise GoldFormatError(f"{at}: unknown key {unknown[0]!r} (use 'tool' and 'args')")
+            raise GoldFormatError(
+                f"{at}: unknown key {unknown[0]!r} (a call has 'tool', 'args' and optional "
+                "'side_effects', 'description', 'metadata')"
+            )
         args = item.get("args")
         if args is not None and not isinstance(args, dict):
-            raise GoldFormatError(f"{at}.args: must be an object or null, got {args!r}")
+            raise GoldFormatError(
+                f"{at}.args: must be an object or null, got {shorten(repr(args), 80)}"
+            )
         decoded = None if args is None else decode_value(args, f"{at}.args")
         call: dict[str, Any] = {"tool": item["tool"], "args": decoded}
+        metadata = _metadata(item, at)
+        if metadata:
+            call["metadata"] = metadata
         out.append(call)
     return out

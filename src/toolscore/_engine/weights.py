@@ -34,23 +34,27 @@ def resolve_weights(weights: Mapping[str, Any] | None) -> dict[str, float]:
             f"weights must be a dict such as {{'argument_f1': 0.5}}, got "
             f"{type(weights).__name__}; valid keys: {valid}"
         )
+    unknown = [key for key in weights if key not in DEFAULT_WEIGHTS]
+    if unknown:
+        raise ValueError(
+            f"Unknown weight keys: {', '.join(repr(k) for k in unknown)}; valid keys: {valid}"
+        )
     merged = dict(DEFAULT_WEIGHTS)
     for key, value in weights.items():
-        if key not in DEFAULT_WEIGHTS:
-            raise ValueError(f"weights: unknown key {key!r}; valid keys: {valid}")
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(
-                f"weights[{key!r}] must be a number >= 0, got {value!r}; valid keys: {valid}"
+                f"weights[{key!r}] must be a non-negative number, got {value!r}; "
+                f"valid keys: {valid}"
             )
-        if not math.isfinite(value) or value < 0:
-            raise ValueError(
-                f"weights[{key!r}] must be a finite number >= 0, got {value!r}; valid keys: {valid}"
-            )
+        if not math.isfinite(value):
+            raise ValueError(f"weights[{key!r}] must be a finite number, got {value!r}")
+        if value < 0:
+            raise ValueError(f"weights[{key!r}] must be non-negative, got {value!r}")
         merged[key] = float(value)
     total = math.fsum(merged.values())
     if total <= 0:
         raise ValueError(
-            f"weights: every weight is zero after merging {dict(weights)!r} with the defaults; "
+            f"weights sum to zero after merging {dict(weights)!r} with the defaults; "
             f"give at least one of {valid} a positive weight"
         )
     return {key: value / total for key, value in merged.items()}

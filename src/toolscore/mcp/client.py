@@ -539,7 +539,7 @@ def _is_closed(exc: BaseException) -> bool:
 def _version() -> str:
     from toolscore import __version__
 
-    return __version__
+    return str(__version__)
 
 
 class MCPStdioClient(MCPClient):
