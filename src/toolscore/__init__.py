@@ -36,7 +36,8 @@ from toolscore.integrations import (
     from_otel,
     from_pydantic_ai,
 )
-from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
+from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex, Semantic
+from toolscore.metrics.llm_judge import JudgeConfig
 from toolscore.verdict import FixSuggestion, letter_grade
 
 
@@ -63,9 +64,11 @@ __all__ = [
     "Expectation",
     "FixSuggestion",
     "IsType",
+    "JudgeConfig",
     "Matcher",
     "OneOf",
     "Regex",
+    "Semantic",
     "ToolScoreAssertionError",
     "TraceCapture",
     "__version__",

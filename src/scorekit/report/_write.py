@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,33 +36,17 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     return text
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _write_text(
     path: str | os.PathLike[str], text: str, secrets: Iterable[str | None] = ()
 ) -> Path:
-    text = redact(text, secrets)
+    from scorekit._atomic import write_text_atomic
+
     target = Path(path)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            # mkstemp creates the file 0600; a report is meant to be read (CI artifacts).
-            os.chmod(tmp, 0o666 & ~_umask())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        return write_text_atomic(target, redact(text, secrets))
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
         raise ReportError(f"cannot write report {str(target)!r}: {reason}") from None
-    return target
 
 
 def render_json(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:

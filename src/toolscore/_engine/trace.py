@@ -96,7 +96,8 @@ def evaluate_trace(
 
     Returns:
         The :class:`~toolscore.core.EvaluationResult`; its ``metrics`` also hold
-        ``latency_metrics`` / ``cost_metrics`` when the trace records durations / costs.
+        ``latency_metrics`` / ``cost_metrics`` when the trace records durations / costs, and
+        ``schema_metrics`` when gold calls carry an argument schema (``metadata.schema``).
 
     Raises:
         TraceFileNotFoundError: (a ``FileNotFoundError``) a file does not exist.
@@ -139,6 +140,12 @@ def evaluate_trace(
         extra["side_effect_metrics"] = calculate_side_effect_success_rate(
             gold_calls, calls, default_side_effect_validators()
         )
+    from toolscore.validators.schema import calculate_schema_validation_metrics
+
+    # Gold calls written by `toolscore generate` carry their tool's argument schema.
+    schemas = calculate_schema_validation_metrics(gold_calls, calls)
+    if schemas["total_validated"] > 0:
+        extra["schema_metrics"] = schemas
     from toolscore.metrics.cost import calculate_cost_attribution, calculate_latency
 
     latency = calculate_latency(calls)

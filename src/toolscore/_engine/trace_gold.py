@@ -13,11 +13,16 @@ JSON                                 matcher
 ``{"$one_of": ["a", "b"]}``          ``OneOf("a", "b")`` (items may be matchers)
 ``{"$contains": "x"}``               ``Contains("x")`` (the item may be a matcher)
 ``{"$type": "int"}``                 ``IsType(int)``; a list of names for several
+``{"$all_of": [m1, m2]}``            ``m1 & m2`` (items may be plain values)
+``{"$any_of": [m1, m2]}``            ``m1 | m2`` (items may be plain values)
+``{"$not": m}``                      ``~m``
 ``{"$literal": {...}}``              the value as written (a dict with ``$`` keys)
 ===================================  ==============================================
 
 Type names: ``int``, ``float``, ``number`` (int or float), ``str``/``string``, ``bool``,
 ``list``/``array``, ``dict``/``object``, ``null``/``none``.
+
+:func:`encode_value` writes matchers back in this encoding (snapshots store them so).
 """
 
 from __future__ import annotations
@@ -28,9 +33,34 @@ from typing import Any
 
 from scorekit._shorten import shorten
 from toolscore._engine.trace_files import TraceFileError
-from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
+from toolscore.matchers import (
+    ANY,
+    Approx,
+    Contains,
+    IsType,
+    Matcher,
+    OneOf,
+    Regex,
+    _AllOf,
+    _AnyMatcher,
+    _AnyOf,
+    _as_matcher,
+    _Equals,
+    _Not,
+)
 
-MATCHER_KEYS = ("$any", "$regex", "$approx", "$one_of", "$contains", "$type", "$literal")
+MATCHER_KEYS = (
+    "$any",
+    "$regex",
+    "$approx",
+    "$one_of",
+    "$contains",
+    "$type",
+    "$all_of",
+    "$any_of",
+    "$not",
+    "$literal",
+)
 
 _TYPE_NAMES: dict[str, tuple[type, ...]] = {
     "int": (int,),
@@ -128,6 +158,27 @@ def _type(spec: Mapping[str, Any], where: str) -> Matcher:
     return IsType(*types)
 
 
+def _parts(spec: Mapping[str, Any], where: str, key: str) -> list[Matcher]:
+    _allowed(spec, where, key, ())
+    values = spec[key]
+    if not isinstance(values, list) or len(values) < 2:
+        raise _fail(where, f"{key} needs a list of at least two matchers, got {values!r}")
+    return [_as_matcher(decode_value(v, f"{where}.{key}[{i}]")) for i, v in enumerate(values)]
+
+
+def _all_of(spec: Mapping[str, Any], where: str) -> Matcher:
+    return _AllOf(*_parts(spec, where, "$all_of"))
+
+
+def _any_of(spec: Mapping[str, Any], where: str) -> Matcher:
+    return _AnyOf(*_parts(spec, where, "$any_of"))
+
+
+def _not(spec: Mapping[str, Any], where: str) -> Matcher:
+    _allowed(spec, where, "$not", ())
+    return _Not(_as_matcher(decode_value(spec["$not"], f"{where}.$not")))
+
+
 def _any(spec: Mapping[str, Any], where: str) -> Matcher:
     _allowed(spec, where, "$any", ())
     if spec["$any"] is not True:
@@ -142,6 +193,9 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
     "$one_of": _one_of,
     "$contains": _contains,
     "$type": _type,
+    "$all_of": _all_of,
+    "$any_of": _any_of,
+    "$not": _not,
 }
 
 
@@ -254,3 +308,137 @@ def decode_gold(data: Any, where: str) -> list[dict[str, Any]]:
             call["metadata"] = metadata
         out.append(call)
     return out
+
+
+class MatcherEncodingError(ValueError):
+    """A value cannot be written as JSON (the message names where it sits and why)."""
+
+
+_TYPE_SPELLING: dict[type, str] = {
+    int: "int",
+    float: "float",
+    str: "str",
+    bool: "bool",
+    list: "list",
+    dict: "dict",
+    type(None): "null",
+}
+_FLAG_LETTERS = {flag: letter for letter, flag in _FLAGS.items()}
+
+
+def _encode_flags(flags: int, where: str) -> str:
+    letters = ""
+    rest = flags
+    for flag, letter in _FLAG_LETTERS.items():
+        if rest & flag:
+            letters += letter
+            rest &= ~flag
+    if rest & ~re.UNICODE:
+        raise MatcherEncodingError(
+            f"{where}: Regex flags {flags!r} cannot be written as JSON; "
+            "only re.IGNORECASE, re.MULTILINE, re.DOTALL and re.VERBOSE can"
+        )
+    return letters
+
+
+def _encode_matcher(m: Matcher, where: str) -> Any:
+    if isinstance(m, _AnyMatcher):
+        return {"$any": True}
+    if isinstance(m, Regex):
+        spec: dict[str, Any] = {"$regex": m.pattern}
+        letters = _encode_flags(m.flags, where)
+        if letters:
+            spec["flags"] = letters
+        return spec
+    if isinstance(m, Approx):
+        spec = {"$approx": m.value}
+        if m.rel != 1e-6:
+            spec["rel"] = m.rel
+        if m.abs != 0.0:
+            spec["abs"] = m.abs
+        return spec
+    if isinstance(m, OneOf):
+        return {
+            "$one_of": [encode_value(v, f"{where}.$one_of[{i}]") for i, v in enumerate(m.values)]
+        }
+    if isinstance(m, Contains):
+        return {"$contains": encode_value(m.item, f"{where}.$contains")}
+    if isinstance(m, IsType):
+        names = []
+        for t in m.types:
+            if t not in _TYPE_SPELLING:
+                raise MatcherEncodingError(
+                    f"{where}: IsType({t.__name__}) cannot be written as JSON; "
+                    f"JSON type names cover {', '.join(sorted(set(_TYPE_SPELLING.values())))}"
+                )
+            names.append(_TYPE_SPELLING[t])
+        return {"$type": names[0] if len(names) == 1 else names}
+    if isinstance(m, (_AllOf, _AnyOf)):
+        key = "$all_of" if isinstance(m, _AllOf) else "$any_of"
+        return {key: [encode_value(p, f"{where}.{key}[{i}]") for i, p in enumerate(m.parts)]}
+    if isinstance(m, _Not):
+        return {"$not": encode_value(m.inner, f"{where}.$not")}
+    if isinstance(m, _Equals):
+        return encode_value(m.value, where)
+    raise MatcherEncodingError(
+        f"{where}: {m!r} is a custom matcher, which has no JSON form; a file can hold ANY, "
+        "Regex, Approx, OneOf, Contains, IsType and their &, |, ~ combinations"
+    )
+
+
+def _needs_literal(value: Any) -> bool:
+    return isinstance(value, dict) and any(isinstance(k, str) and k.startswith("$") for k in value)
+
+
+def encode_value(value: Any, where: str = "value") -> Any:
+    """The JSON form of ``value``: matchers in their ``$`` encoding, the inverse of
+    :func:`decode_value` (``decode_value(encode_value(v)) == v`` for every encodable value).
+
+    A plain dict with ``$`` keys is wrapped in ``{"$literal": ...}`` so it reads back as data;
+    tuples become lists.
+
+    Args:
+        value: a call's argument value (plain JSON data, matchers, or both).
+        where: its location, for error messages (``calls[0].args.city``).
+
+    Raises:
+        MatcherEncodingError: a value JSON cannot hold (a ``datetime``, a set, NaN, a
+            non-string key, a custom matcher); the message names where it sits.
+
+    Example:
+        >>> encode_value({"city": Regex("NYC|JFK"), "days": 3})
+        {'city': {'$regex': 'NYC|JFK'}, 'days': 3}
+    """
+    return _encode(value, where, literal=False)
+
+
+def _encode(value: Any, where: str, literal: bool) -> Any:
+    if isinstance(value, Matcher):
+        if literal:
+            raise MatcherEncodingError(
+                f"{where}: a dict whose keys start with '$' is stored as a literal, which "
+                f"cannot hold a matcher ({value!r})"
+            )
+        return _encode_matcher(value, where)
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise MatcherEncodingError(f"{where}: {value!r} has no JSON form; use a string")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_encode(v, f"{where}[{i}]", literal) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        wrap = not literal and _needs_literal(value)
+        out: dict[str, Any] = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise MatcherEncodingError(
+                    f"{where}: key {k!r} is a {type(k).__name__}; JSON keys are strings"
+                )
+            out[k] = _encode(v, f"{where}.{k}", literal or wrap)
+        return {"$literal": out} if wrap else out
+    raise MatcherEncodingError(
+        f"{where}: a {type(value).__name__} ({value!r:.60}) has no JSON form; convert it to a "
+        "string, number, boolean, list or dict before recording"
+    )

@@ -19,15 +19,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from toolscore._cli.common import CommandError
+
 if TYPE_CHECKING:
     from toolscore.mcp.client import MCPClient
     from toolscore.mcp.scorecard import MCPScorecard
 
 __all__ = ["register"]
-
-
-class CommandError(Exception):
-    """Bad input or an unreachable server: one line, exit code 2."""
 
 
 def _grade(text: str) -> str:
@@ -100,13 +98,13 @@ def register(sub: Any) -> None:
     p = mcp_sub.add_parser("list", help="list the server's tools with their token cost")
     _add_server(p)
     p.add_argument("--json", action="store_true", help="print the tools as JSON")
-    p.set_defaults(handler=_cmd_list)
+    p.set_defaults(run=_cmd_list)
     p = mcp_sub.add_parser(
         "lint", help="lint the tool definitions; exit 1 on an error-severity issue"
     )
     _add_server(p)
     p.add_argument("--json", action="store_true", help="print the issues as JSON")
-    p.set_defaults(handler=_cmd_lint)
+    p.set_defaults(run=_cmd_lint)
     p = mcp_sub.add_parser(
         "test",
         help="run the scorecard: scenarios, lint, tokens, a grade",
@@ -142,7 +140,7 @@ def register(sub: Any) -> None:
         help="append the Markdown scorecard to $GITHUB_STEP_SUMMARY and exit 1 on a blocking"
         " problem (a tool failing on valid input, a crash or hang, a lint error)",
     )
-    p.set_defaults(handler=_cmd_test)
+    p.set_defaults(run=_cmd_test)
     p = mcp_sub.add_parser(
         "record",
         help="relay a stdio server and record its tool calls to a trace file",
@@ -152,14 +150,14 @@ def register(sub: Any) -> None:
     )
     _add_server(p, timeout=False)
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="the trace file")
-    p.set_defaults(handler=_cmd_record)
+    p.set_defaults(run=_cmd_record)
     demo = sub.add_parser(
         "demo",
         help="grade a bundled sample MCP server (no setup, no key)",
         description="Start the small sample MCP server that ships with toolscore (it has a"
         " few deliberate flaws) and print its scorecard.",
     )
-    demo.set_defaults(handler=_cmd_demo)
+    demo.set_defaults(run=_cmd_demo)
 
 
 # -- the server ---------------------------------------------------------------------------

@@ -34,11 +34,18 @@ Validator = Callable[[ToolCall, Any], Any]
 def default_side_effect_validators() -> dict[str, Validator]:
     """The validators ``evaluate_trace(validate_side_effects=True)`` runs, by check name.
 
-    The hook for ``toolscore.validators`` (HTTP, file system and SQL checks such as
-    ``http_ok``, ``file_exists``, ``sql_rows``); none are registered yet, so such a check
-    fails with "no validator named ..." rather than passing unchecked.
+    ``http_ok`` (:class:`~toolscore.validators.HTTPValidator`), ``file_exists``
+    (:class:`~toolscore.validators.FileSystemValidator`, relative paths against the working
+    directory) and ``sql_rows`` (:class:`~toolscore.validators.SQLValidator`). Any other check
+    name fails with "no validator named ..." rather than passing unchecked.
     """
-    return {}
+    from toolscore.validators import FileSystemValidator, HTTPValidator, SQLValidator
+
+    return {
+        "http_ok": HTTPValidator().validate,
+        "file_exists": FileSystemValidator().validate,
+        "sql_rows": SQLValidator().validate,
+    }
 
 
 def calculate_side_effect_success_rate(
