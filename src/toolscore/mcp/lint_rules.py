@@ -87,7 +87,7 @@ def _schema_errors(schema: dict[str, Any]) -> str | None:
     """The first reason ``schema`` is not a valid JSON Schema, or None (None without
     ``jsonschema`` installed: it comes with the ``mcp`` SDK)."""
     try:
-        from jsonschema import exceptions, validators  # type: ignore[import-untyped]
+        from jsonschema import exceptions, validators
     except ImportError:  # pragma: no cover - the mcp extra brings it
         return None
     try:
