@@ -18,6 +18,7 @@ Two doors lead here:
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -41,8 +42,16 @@ __all__ = [
 ]
 
 _MEMO_SIZE = 8192
-_memo: OrderedDict[tuple[int, str], Verdict] = OrderedDict()
+# Verdicts per judge (dropped with the judge), most recent last.
+_memo: weakref.WeakKeyDictionary[Judge, OrderedDict[str, Verdict]] = weakref.WeakKeyDictionary()
 _memo_lock = threading.Lock()
+
+
+def _memo_of(judge: Judge) -> OrderedDict[str, Verdict]:
+    table = _memo.get(judge)
+    if table is None:
+        table = _memo[judge] = OrderedDict()
+    return table
 
 
 def _item(label: str, expected: Any, actual: Any) -> EquivalenceItem:
@@ -69,22 +78,20 @@ def judge_items(judge: Judge, items: Sequence[EquivalenceItem]) -> list[Verdict]
     """
     from scorekit.judges import run_sync
 
-    owner = id(judge)
     with _memo_lock:
-        known: dict[str, Verdict | None] = {
-            _pair_key(i): _memo.get((owner, _pair_key(i))) for i in items
-        }
+        table = _memo_of(judge)
+        known: dict[str, Verdict | None] = {_pair_key(i): table.get(_pair_key(i)) for i in items}
     missing = [i for i in items if known[_pair_key(i)] is None]
     if missing:
         fresh = run_sync(judge.equivalence(missing))
         with _memo_lock:
+            table = _memo_of(judge)
             for item, verdict in zip(missing, fresh, strict=True):
                 key = _pair_key(item)
-                known[key] = verdict
-                _memo[(owner, key)] = verdict
-                _memo.move_to_end((owner, key))
-            while len(_memo) > _MEMO_SIZE:
-                _memo.popitem(last=False)
+                known[key] = table[key] = verdict
+                table.move_to_end(key)
+            while len(table) > _MEMO_SIZE:
+                table.popitem(last=False)
     out: list[Verdict] = []
     for item in items:
         found = known[_pair_key(item)]
@@ -104,7 +111,7 @@ def known_verdict(judge: Judge, expected: Any, actual: Any) -> Verdict | None:
     """A verdict already reached for this pair, without asking the judge."""
     key = _pair_key(_item("", expected, actual))
     with _memo_lock:
-        return _memo.get((id(judge), key))
+        return _memo_of(judge).get(key)
 
 
 class JudgedValue(Matcher):

@@ -23,6 +23,7 @@ Example:
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -117,7 +118,8 @@ def infer_provider(config: JudgeConfig) -> Provider:
     return "openai"
 
 
-_judges: dict[tuple[Any, ...], Judge] = {}
+# The judges JudgeConfig objects named, per scoring session (dropped with the session).
+_judges: weakref.WeakKeyDictionary[Any, dict[tuple[Any, ...], Judge]] = weakref.WeakKeyDictionary()
 _judges_lock = threading.Lock()
 
 
@@ -141,9 +143,10 @@ def _judge_for_config(config: JudgeConfig) -> Judge:
     ):
         raise ValueError("JudgeConfig(max_retries=...) must be an integer >= 0")
     session = current_session()
-    key = (id(session), *astuple(config))
+    key = astuple(config)
     with _judges_lock:
-        judge = _judges.get(key)
+        known = _judges.setdefault(session, {})
+        judge = known.get(key)
         if judge is not None:
             return judge
         changes: dict[str, Any] = {"temperature": float(config.temperature), "model": config.model}
@@ -165,7 +168,7 @@ def _judge_for_config(config: JudgeConfig) -> Judge:
             stats=session.stats,
             max_retries=config.max_retries,
         )
-        _judges[key] = judge
+        known[key] = judge
         return judge
 
 
