@@ -246,5 +246,5 @@ def test_a_slow_judge_times_out_as_an_error(
 ) -> None:
     session(provider="openai", base_url=fake_llm.base_url, api_key=FAKE_KEY, model="m", timeout=0.2)
     fake_llm.script(*(hang(1.0) for _ in range(6)), kind="equivalence")
-    with pytest.raises(JudgeUnavailableError, match="did not answer within 0.2 s"):
+    with pytest.raises(JudgeUnavailableError, match=r"did not answer within 0\.2 s"):
         calculate_semantic_correctness(GOLD[:1], TRACE[:1], judge=True)
