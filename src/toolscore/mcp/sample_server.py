@@ -1,6 +1,8 @@
 """A small MCP server with deliberate flaws, for ``toolscore demo`` (needs the ``mcp`` extra).
 
-Run it with ``python -m toolscore.mcp.sample_server``. It keeps notes in memory and has a
+Run it with ``python -m toolscore.mcp.sample_server`` (stdio), or
+``python -m toolscore.mcp.sample_server --http PORT`` (Streamable HTTP on
+``http://127.0.0.1:PORT/mcp``). It keeps notes in memory and has a
 realistic mix of problems, so its scorecard has something to say:
 
 * ``create_note``, ``list_notes``: clean and working;
@@ -128,12 +130,22 @@ def build_server() -> Any:
     )
 
 
-def main() -> None:
-    """Serve over stdio until the client closes the connection."""
+def main(argv: list[str] | None = None) -> None:
+    """Serve over stdio until the client closes the connection, or over Streamable HTTP on
+    127.0.0.1 with ``--http PORT`` until stopped."""
+    import sys
+
     import anyio
     from mcp.server.stdio import stdio_server
 
+    args = sys.argv[1:] if argv is None else argv
     server = build_server()
+    if args[:1] == ["--http"] and len(args) == 2:
+        import uvicorn
+
+        app = server.streamable_http_app(host="127.0.0.1")
+        uvicorn.run(app, host="127.0.0.1", port=int(args[1]), log_level="warning")
+        return
 
     async def serve() -> None:
         async with stdio_server() as (read_stream, write_stream):
