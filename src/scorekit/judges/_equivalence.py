@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekit.judges._errors import InvalidReplyError
-from scorekit.judges._parse import load_reply, quote_reply
+from scorekit.judges._parse import load_reply, numbered, quote_reply
 
 __all__ = [
     "EQUIVALENCE_PROMPT_VERSION",
@@ -205,19 +205,5 @@ def parse_verdicts(raw: str | None, n_items: int) -> list[Verdict]:
     if isinstance(value, dict) and "equivalent" in value:
         value = [value]  # one item: the numbered wrapper was taken for a top-level key
     if isinstance(value, dict):
-        by_number: dict[int, Any] = {}
-        for key, item in value.items():
-            try:
-                by_number[int(str(key).strip())] = item
-            except ValueError:
-                raise InvalidReplyError(
-                    f"the judge's verdicts object has a key that is not an item number"
-                    f" ({key!r}){quoted}"
-                ) from None
-        wanted = list(range(1, n_items + 1))
-        if sorted(by_number) != wanted:
-            raise InvalidReplyError(
-                f"the judge answered items {sorted(by_number)} of 1..{n_items}{quoted}"
-            )
-        value = [by_number[i] for i in wanted]
+        value = numbered(value, n_items, "item", text)
     return validate_verdicts(value, n_items, "llm", quoted)

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolscore._engine.compare import NOT_CANONICAL, canonical, values_match
+from toolscore._engine.details import jsonable
 from toolscore.matchers import Matcher
 
 if TYPE_CHECKING:
@@ -57,17 +58,7 @@ def _memo_of(judge: Judge) -> OrderedDict[str, Verdict]:
 def _item(label: str, expected: Any, actual: Any) -> EquivalenceItem:
     from scorekit.judges import EquivalenceItem
 
-    return EquivalenceItem(label, _plain(expected), _plain(actual))
-
-
-def _plain(value: Any) -> Any:
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return repr(value)
+    return EquivalenceItem(label, jsonable(expected), jsonable(actual))
 
 
 def judge_items(judge: Judge, items: Sequence[EquivalenceItem]) -> list[Verdict]:
@@ -286,8 +277,8 @@ def semantic_metrics(result: EvaluationResult, judge: Judge) -> dict[str, Any]:
                     "actual_index": pair.actual_index,
                     "tool": pair.tool,
                     "argument": arg.name,
-                    "expected": _plain(arg.expected.value),
-                    "actual": _plain(arg.actual),
+                    "expected": jsonable(arg.expected.value),
+                    "actual": jsonable(arg.actual),
                     **verdict.to_dict(),
                 }
             )

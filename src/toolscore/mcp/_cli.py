@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from toolscore._cli.common import CommandError
 
 if TYPE_CHECKING:
-    from toolscore.mcp.client import MCPClient
+    from toolscore.mcp.client import MCPClient, MCPToolDef
     from toolscore.mcp.scorecard import MCPScorecard
 
 __all__ = ["register"]
@@ -228,14 +228,23 @@ def _tail(exc: Exception) -> str:
 # -- commands -----------------------------------------------------------------------------
 
 
-def _cmd_list(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore.mcp._tokens import tool_definition_tokens
+def _tools(args: argparse.Namespace) -> tuple[MCPClient, list[MCPToolDef]]:
+    """The server's tools, with the (closed) client that read them."""
+    from toolscore.mcp.client import MCPError
 
     client = _client(args)
     try:
-        tools = client.list_tools()
+        return client, client.list_tools()
+    except MCPError as exc:
+        raise CommandError(str(exc).split("\n")[0] + _tail(exc)) from None
     finally:
         client.close()
+
+
+def _cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    from toolscore.mcp._tokens import tool_definition_tokens
+
+    client, tools = _tools(args)
     if args.json:
         rows = [{**t.to_dict(), "tokens": tool_definition_tokens(t)} for t in tools]
         out.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
@@ -257,11 +266,7 @@ def _cmd_list(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore.mcp.lint_rules import lint_tools
 
-    client = _client(args)
-    try:
-        tools = client.list_tools()
-    finally:
-        client.close()
+    client, tools = _tools(args)
     issues = lint_tools(tools, client.server_instructions)
     errors = sum(1 for i in issues if i.severity == "error")
     if args.json:
