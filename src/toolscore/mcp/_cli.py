@@ -121,8 +121,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--max-restarts",
         type=_count,
-        default=3,
-        help="restarts after a crash or hang before the rest is skipped (default 3)",
+        default=6,
+        help="restarts after a crash or hang before the rest is skipped (default 6)",
     )
     p.add_argument(
         "--min-grade",

@@ -10,7 +10,9 @@ The plan depends only on the tools and the seed.
 a result that is not an error; an edge case passes when the server answers at all, with an
 error or not (one that accepts bad input is noted as ``accepted``). A call that times out or a
 server that crashes fails that scenario, with the server's stderr tail, and the server is
-restarted for the rest; a server that keeps dying is given up on after ``max_restarts``.
+restarted for the rest (calls that were in flight beside a crash run once more, so only the
+call that crashes the server again is blamed); a server that keeps dying is given up on after
+``max_restarts``.
 """
 
 from __future__ import annotations
@@ -239,8 +241,9 @@ def generate_scenarios(
 class _Supervisor:
     """Restarts the server after a crash or a hang, once per failure, within a budget."""
 
-    def __init__(self, client: MCPClient, max_restarts: int) -> None:
+    def __init__(self, client: MCPClient, max_restarts: int, concurrent: bool) -> None:
         self.client = client
+        self.concurrent = concurrent
         self.budget = max_restarts
         self.restarts = 0
         self.lock = threading.Lock()
@@ -327,7 +330,12 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
         if attempt == 0 and interrupted and result.outcome != "timeout":
             continue
         if result.outcome != "error":
-            sup.recover(generation, hung)
+            recovered = sup.recover(generation, hung)
+            # With calls in flight together, a crash takes down every one of them: each runs
+            # once more on the restarted server, so only the call that crashes it again is
+            # blamed.
+            if attempt == 0 and recovered and result.outcome == "crashed" and sup.concurrent:
+                continue
         return result
     assert result is not None
     return result
@@ -339,7 +347,7 @@ def run_scenarios(
     *,
     concurrency: int = 4,
     timeout: float | None = None,
-    max_restarts: int = 3,
+    max_restarts: int = 6,
 ) -> list[ScenarioResult]:
     """Run every scenario against a started client; one failure never stops the run.
 
@@ -349,15 +357,17 @@ def run_scenarios(
         concurrency: calls in flight at once (MCP servers answer requests concurrently).
         timeout: seconds per call (default: the client's timeout).
         max_restarts: restarts allowed after crashes and hangs before the remaining
-            scenarios are skipped.
+            scenarios are skipped. With ``concurrency > 1`` a crash ends every call in flight,
+            so each crashed scenario runs once more on the restarted server (a crash costs up
+            to two restarts).
 
     Returns:
         One result per scenario, in the scenarios' order.
     """
     if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
         raise ValueError(f"concurrency must be an integer >= 1, got {concurrency!r}")
-    sup = _Supervisor(client, max_restarts)
-    if concurrency == 1 or len(scenarios) <= 1:
+    sup = _Supervisor(client, max_restarts, concurrency > 1 and len(scenarios) > 1)
+    if not sup.concurrent:
         return [_run_one(sup, s, timeout) for s in scenarios]
     with ThreadPoolExecutor(concurrency, thread_name_prefix="toolscore-mcp") as pool:
         return list(pool.map(lambda s: _run_one(sup, s, timeout), scenarios))

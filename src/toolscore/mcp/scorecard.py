@@ -252,7 +252,7 @@ def score_server(
     seed: int = 0,
     concurrency: int = 4,
     timeout: float | None = None,
-    max_restarts: int = 3,
+    max_restarts: int = 6,
 ) -> MCPScorecard:
     """Lint a started server's tools, run their scenarios and build the scorecard.
 
