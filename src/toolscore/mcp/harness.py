@@ -17,8 +17,10 @@ call that crashes the server again is blamed); a server that keeps dying is give
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -238,12 +240,50 @@ def generate_scenarios(
 # -- running -----------------------------------------------------------------------------
 
 
+class _Gate:
+    """Calls share the server; a solo call waits for the others to end and runs alone."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._active = 0
+        self._solo = False
+
+    @contextlib.contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            while self._solo:
+                self._cond.wait()
+            self._active += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._active -= 1
+                self._cond.notify_all()
+
+    @contextlib.contextmanager
+    def exclusive(self) -> Iterator[None]:
+        with self._cond:
+            while self._solo:
+                self._cond.wait()
+            self._solo = True
+            while self._active:
+                self._cond.wait()
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._solo = False
+                self._cond.notify_all()
+
+
 class _Supervisor:
     """Restarts the server after a crash or a hang, once per failure, within a budget."""
 
     def __init__(self, client: MCPClient, max_restarts: int, concurrent: bool) -> None:
         self.client = client
         self.concurrent = concurrent
+        self.gate = _Gate()
         self.budget = max_restarts
         self.restarts = 0
         self.lock = threading.Lock()
@@ -251,8 +291,8 @@ class _Supervisor:
 
     def recover(self, generation: int, hung: bool) -> bool:
         """Bring the server back if the failure on ``generation`` left it down; False when
-        the budget is spent (then every later scenario is skipped)."""
-        with self.lock:
+        the budget is spent (then every later scenario is skipped). No call runs meanwhile."""
+        with self.gate.exclusive(), self.lock:
             if self.gave_up:
                 return False
             if self.client.generation != generation:
@@ -292,6 +332,7 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
         return ScenarioResult(scenario, True, False, 0.0, scenario.description, "skipped")
     limit = timeout if timeout is not None else client.timeout
     result: ScenarioResult | None = None
+    solo = False  # the retry after a crash runs alone, so that it cannot be collateral again
     for attempt in range(2):
         with sup.lock:  # wait while another thread restarts the server
             gave_up = sup.gave_up
@@ -299,7 +340,9 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
             return ScenarioResult(scenario, False, True, 0.0, gave_up, "skipped")
         generation = client.generation
         try:
-            return _judge(scenario, client.call_tool(scenario.tool, scenario.arguments, timeout))
+            with sup.gate.exclusive() if solo else sup.gate.shared():
+                answer = client.call_tool(scenario.tool, scenario.arguments, timeout)
+            return _judge(scenario, answer)
         except MCPTimeoutError:
             result = ScenarioResult(
                 scenario,
@@ -335,6 +378,7 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
             # once more on the restarted server, so only the call that crashes it again is
             # blamed.
             if attempt == 0 and recovered and result.outcome == "crashed" and sup.concurrent:
+                solo = True
                 continue
         return result
     assert result is not None
