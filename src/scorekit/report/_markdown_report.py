@@ -14,6 +14,7 @@ from scorekit.report._totals import (
     judge_totals,
     metric_label,
     outcome_counts,
+    row_findings,
     run_spread,
     split_rows,
 )
@@ -35,6 +36,15 @@ def _num(value: float | None, digits: int = 3) -> str:
 def _score(value: float | None) -> str:
     # A text score: the one rounding rule of every output (scorekit._rounding).
     return "–" if value is None else format_score(value)
+
+
+def _finding_lines(row: ToolScoreRow) -> list[str]:
+    items = row_findings(row)
+    if not items:
+        return []
+    out = [f"**Findings for {_cell(row.test_id or row.function)}:**", ""]
+    out += [f"- **{sev}**: {_cell(msg)}" for sev, msg in items]
+    return [*out, ""]
 
 
 def _pair_lines(row: ToolScoreRow) -> list[str]:
@@ -119,6 +129,7 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
             )
         out.append("")
         for t in tools:
+            out += _finding_lines(t)
             out += _pair_lines(t)
     if not texts and not tools:
         out += ["No scored assertions in this run.", ""]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from scorekit._rounding import format_score
+from scorekit._text_table import align_columns
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 from scorekit.report._totals import (
     bounds_label,
@@ -48,11 +49,6 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 3, 1)] + "..."
 
 
-def _aligned(cells: list[list[str]]) -> list[str]:
-    widths = [max(len(r[i]) for r in cells) for i in range(len(cells[0]))]
-    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in cells]
-
-
 def _table(header: Sequence[str], rows: list[list[str]], width: int | None) -> list[list[str]]:
     """The header's lines, then each row's lines.
 
@@ -62,10 +58,10 @@ def _table(header: Sequence[str], rows: list[list[str]], width: int | None) -> l
     cut, its end (the test's name) least of all.
     """
     cells = [list(header), *rows]
-    lines = _aligned(cells)
+    lines = align_columns(cells)
     if width is None or max(len(line) for line in lines) <= width:
         return [[line] for line in lines]
-    rest = ["  " + line for line in _aligned([r[1:] for r in cells])]
+    rest = ["  " + line for line in align_columns([r[1:] for r in cells])]
     return [[c[0], r] for c, r in zip(cells, rest, strict=True)]
 
 
