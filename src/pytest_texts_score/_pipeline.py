@@ -182,20 +182,46 @@ async def _side_together(judge: Judge, plan: _Plan, side: str, q: int) -> SideRu
 
 
 async def _unit_together(
-    judge: Judge, plan: _Plan, q: int, sides: tuple[str, ...], budget: _seams.RetryBudget
+    judge: Judge,
+    plan: _Plan,
+    q: int,
+    sides: tuple[str, ...],
+    started: list[asyncio.Future[SideRun]],
+    budget: _seams.RetryBudget,
 ) -> list[SideRun]:
+    tasks = started
     while True:
         try:
-            return await _all([_side_together(judge, plan, side, q) for side in sides])
+            return await _all(tasks)
         except Exception as exc:
             budget.absorb(exc)
+            tasks = [asyncio.ensure_future(_side_together(judge, plan, s, q)) for s in sides]
 
 
 async def _together(judge: Judge, plan: _Plan) -> list[SideRun]:
-    units = await _all(
-        [_unit_together(judge, plan, q, sides, budget) for (q, sides), budget in plan.units()]
-    )
-    return [side_run for unit in units for side_run in unit]
+    units = plan.units()
+    # Every side run starts at once, side by side and question run by question run (the order
+    # the judge sees the calls in, whatever the retry units are); a unit that failed starts
+    # its own side runs again.
+    started = {
+        (side, q): asyncio.ensure_future(_side_together(judge, plan, side, q))
+        for side in plan.sides()
+        for (q, sides), _ in units
+        if side in sides
+    }
+    try:
+        done = await _all(
+            [
+                _unit_together(judge, plan, q, sides, [started[(s, q)] for s in sides], budget)
+                for (q, sides), budget in units
+            ]
+        )
+    except BaseException:
+        for task in started.values():
+            task.cancel()
+        await asyncio.gather(*started.values(), return_exceptions=True)
+        raise
+    return [side_run for unit in done for side_run in unit]
 
 
 # -- in order: through the seams, one call after the other, as the reference calls them ------
