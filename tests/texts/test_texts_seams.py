@@ -562,3 +562,34 @@ def test_a_failed_assertion_is_also_what_pytest_fail_raises(no_judge: NoCalls) -
         pts.texts_agg_f1_min(EXPECTED, GIVEN, lower_bound=0.5, full_runs=1)
     assert isinstance(info.value, AssertionError)
     assert str(info.value).startswith("Text F1 (minimum of 1 run) below minimum: 0.2000 < 0.5")
+
+
+class OrderJudge:
+    """An async judge that records the text of each call in the order the calls start."""
+
+    name = "order"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str]] = []
+
+    async def make_questions(self, text: str) -> list[str]:
+        self.calls.append(("questions", text))
+        return [text + "?"]
+
+    async def answer_questions(self, text: str, questions: list[str]) -> list[float]:
+        self.calls.append(("answers", text))
+        return [1.0] * len(questions)
+
+
+def test_unpatched_calls_start_in_the_same_order_as_before(use_judge: Any) -> None:
+    judge = OrderJudge()
+    use_judge(judge)
+    pts.texts_agg_f1_mean(EXPECTED, GIVEN, 1.0, full_runs=3)
+    # Every question set first, side by side (precision: from `given`), run by run; then each
+    # set's answers as its questions arrive.
+    assert judge.calls == [
+        *[("questions", GIVEN)] * 3,
+        *[("questions", EXPECTED)] * 3,
+        *[("answers", EXPECTED)] * 3,
+        *[("answers", GIVEN)] * 3,
+    ]
