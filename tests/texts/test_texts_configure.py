@@ -127,3 +127,21 @@ def test_plain_script_judge_error_is_not_an_assertion() -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("judge error: ")
     assert "API key" in result.stdout
+
+
+def test_a_replaced_llm_judge_closes_its_connections_on_the_judge_loop(
+    fake_llm: Any, fake_llm_settings: Any
+) -> None:
+    """Closing a session closes the SDK client where its connections live (the judge loop):
+    dropped from another thread, their sockets closed behind the loop's back and a new
+    connection reusing a file descriptor waited for events that never came (a 60 s stall after
+    configure() replaced an LLM judge)."""
+    from pytest_texts_score._pipeline import evaluate_texts
+
+    for _ in range(3):
+        session = ScoreSession(fake_llm_settings.replace(max_concurrency=64, timeout=5.0))
+        evaluate_texts("A is b. C is d.", "A is b.", question_runs=20, session=session)
+        client = session.judge().backend.async_client
+        session.close()
+        assert client.is_closed()
+        assert session.stats.retries == 0
