@@ -48,8 +48,8 @@ L2 = 1.0
 CONTRAST_WEIGHT = 0.5
 #: Weight of each Falke row.
 FALKE_WEIGHT = 0.5
-#: L2 penalty of the one-weight calibration of the support score.
-CALIBRATION_L2 = 0.01
+#: Weight of each row of a sentence asked of the rest of its own summary.
+REST_WEIGHT = 0.5
 #: Beta(1 + PRIOR, 1 + PRIOR) prior on each veto: a conflict seen a few times does not get a
 #: veto of 1 from a handful of rows.
 VETO_PRIOR = 1.0
@@ -158,10 +158,14 @@ def reference_items(path: Path) -> list[Item]:
     return out
 
 
-def short_contrast_items(references: Sequence[Item]) -> list[Item]:
-    """Statements of a seed summary asked of a short text that does not state them (0): another
-    seed summary of the same domain, and the rest of its own summary (same subject, other
-    facts)."""
+def short_contrast_items(references: Sequence[Item], own: bool = False) -> list[Item]:
+    """Statements of a seed summary asked of a short text that does not state them (0).
+
+    ``own=False``: another seed summary of the same domain (same kind of subject, other
+    facts). ``own=True``: each sentence asked of the rest of its own summary (the same
+    subject, other facts; a summary that says a thing twice makes a few of these rows wrong,
+    so they weigh :data:`REST_WEIGHT`).
+    """
     seeds: dict[str, dict[str, str]] = defaultdict(dict)
     for item in references:
         seeds[item.group].setdefault(item.doc, item.doc)
@@ -169,12 +173,12 @@ def short_contrast_items(references: Sequence[Item]) -> list[Item]:
     for group, texts in sorted(seeds.items()):
         ordered = sorted(texts, key=lambda t: hashlib.sha256(t.encode()).hexdigest())
         for k, text in enumerate(ordered):
-            other = ordered[(k + 1) % len(ordered)]
-            if other == text:
+            if not own:
+                other = ordered[(k + 1) % len(ordered)]
+                stmts = _questions(text)
+                if other != text:
+                    out.append(Item(group, other, text, 0, stmts, [0] * len(stmts)))
                 continue
-            stmts = _questions(text)
-            out.append(Item(group, other, text, 0, stmts, [0] * len(stmts)))
-            # Each sentence asked of the rest of its own summary: the same subject, other facts.
             sents = sentences(text)
             for j, sent in enumerate(sents):
                 rest = " ".join(sents[:j] + sents[j + 1 :])
@@ -368,6 +372,7 @@ class Data:
     references: Part  # summaries asked of the original summary they were edited from
     contrast: Part  # documents' own sentences; other facts of the same domain
     short_contrast: Part  # a seed summary's statements asked of another seed summary
+    short_rest: Part  # a seed summary's sentence asked of the rest of that summary
     falke: Part  # the fitting half of Falke et al.
 
     @staticmethod
@@ -377,14 +382,51 @@ class Data:
         refs = reference_items(summedits_path)
         contrast = contrast_items(items)
         short = short_contrast_items(refs)
+        rest = short_contrast_items(refs, own=True)
         falke = falke_items(load_falke(folder / "falke2019" / "val_sentence_pairs.json")["fit"])
         return Data(
             Part(items, signals_of(items)),
             Part(refs, signals_of(refs)),
             Part(contrast, signals_of(contrast), CONTRAST_WEIGHT),
             Part(short, signals_of(short)),
+            Part(rest, signals_of(rest), REST_WEIGHT),
             Part(falke, signals_of(falke), FALKE_WEIGHT),
         )
+
+
+def robust_calibration(
+    score: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None
+) -> tuple[float, float]:
+    """``(slope, intercept)`` of ``P(stated) = logistic(slope * score + intercept)``.
+
+    Fitted by maximum likelihood under a label-noise model (robust logistic regression): the
+    observed label is flipped with probability ``eps``, itself fitted, so
+    ``P(observed 1) = eps + (1 - 2 eps) * logistic(...)``. A few rows labelled wrongly by the
+    data's construction (a rewording that is not one, a neighbour sentence that repeats the
+    fact) then do not flatten the curve; the judge uses the noise-free curve. Classes are
+    weighted to equal total weight. Grid search (slope 0.1 to 4, intercept -6 to 6,
+    eps 0 to 0.2).
+
+    Example:
+        >>> s = np.array([-2.0, -1.0, 1.0, 2.0, 2.5]); lab = np.array([0, 0, 1, 1, 0.0])
+        >>> a, b = robust_calibration(s, lab)
+        >>> a > 0
+        True
+    """
+    w = np.ones(len(y)) if weight is None else weight
+    best = (1.0, 0.0)
+    best_ll = -np.inf
+    slopes = np.arange(0.1, 6.001, 0.05)
+    intercepts = np.arange(-15.0, 15.001, 0.05)
+    for eps in np.arange(0.0, 0.3001, 0.02):
+        for a in slopes:
+            p = 1.0 / (1.0 + np.exp(-(a * score[None, :] + intercepts[:, None])))
+            q = np.clip(eps + (1 - 2 * eps) * p, 1e-12, 1 - 1e-12)
+            ll = (w * (y * np.log(q) + (1 - y) * np.log(1 - q))).sum(axis=1)
+            i = int(np.argmax(ll))
+            if ll[i] > best_ll + 1e-12:
+                best_ll, best = float(ll[i]), (float(a), float(intercepts[i]))
+    return best
 
 
 def fit_verdict(data: Data, without: str | None = None) -> Weights:
@@ -396,9 +438,9 @@ def fit_verdict(data: Data, without: str | None = None) -> Weights:
        SummEdits statements changed by one word are left out of this part: with nothing
        flagged they look fully supported, and fitting support to them would only teach the
        model to doubt every statement (a faithful rewording would score about 0.5).
-    2. Support scale: the direction's score is calibrated (a logistic regression on that one
-       score) on two short texts as the judge is used: rewordings of the original summary
-       (stated) against another seed summary's statements (not stated).
+    2. Support scale: the direction's score is calibrated (:func:`robust_calibration`) on
+       short texts as the judge is used: rewordings of the original summary (stated) against
+       statements of another seed summary or of the rest of the same summary (not stated).
     3. Vetoes: for each conflict signal, the share of support it removes, by maximum
        likelihood over all rows with the support part fixed, under a Beta prior
        (:data:`VETO_PRIOR`); coordinate ascent on a grid of 0.005.
@@ -410,12 +452,11 @@ def fit_verdict(data: Data, without: str | None = None) -> Weights:
     falke = data.falke.rows()
     part = summedits.stated() + references.stated() + contrast + falke
     direction = fit_logistic(part.x[:, :n], part.y, sample_weight=part.w)
-    cal = references.stated() + data.short_contrast.rows(without)
-    score = (cal.x[:, :n] @ np.array(direction.coef))[:, None]
-    scale = fit_logistic(score, cal.y, l2=CALIBRATION_L2, sample_weight=cal.w)
-    coef = tuple(scale.coef[0] * c for c in direction.coef)
+    cal = references.stated() + data.short_contrast.rows(without) + data.short_rest.rows(without)
+    slope, intercept = robust_calibration(cal.x[:, :n] @ np.array(direction.coef), cal.y, cal.w)
+    coef = tuple(slope * c for c in direction.coef)
     every = summedits + references + contrast + falke
-    z = scale.intercept + every.x[:, :n] @ np.array(coef)
+    z = intercept + every.x[:, :n] @ np.array(coef)
     base = 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
     conflicts = every.x[:, n:]
     vetoes = np.zeros(conflicts.shape[1])
@@ -440,7 +481,7 @@ def fit_verdict(data: Data, without: str | None = None) -> Weights:
                 if ll > best_ll:
                     best, best_ll = float(v), ll
             vetoes[k] = best
-    return Weights(coef, scale.intercept, tuple(float(v) for v in vetoes), VERSION)
+    return Weights(coef, intercept, tuple(float(v) for v in vetoes), VERSION)
 
 
 def item_scores(model: Weights, sigs: Sequence[np.ndarray]) -> list[float]:
@@ -545,11 +586,12 @@ def weights_document(model: Weights, data: Data, figures: dict[str, float]) -> d
             "summedits_reference_statements": len(data.references.rows().y),
             "contrast_statements": len(data.contrast.rows().y),
             "short_contrast_statements": len(data.short_contrast.rows().y),
+            "short_rest_statements": len(data.short_rest.rows().y),
+            "rest_weight": REST_WEIGHT,
             "falke_fit_half_statements": len(data.falke.rows().y),
             "contrast_weight": CONTRAST_WEIGHT,
             "falke_weight": FALKE_WEIGHT,
             "l2": L2,
-            "calibration_l2": CALIBRATION_L2,
             "veto_prior": VETO_PRIOR,
         },
         "held_out_figures": {k: round(v, 4) for k, v in figures.items()},

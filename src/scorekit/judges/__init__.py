@@ -1,6 +1,14 @@
 """The judge layer: backends, settings, retries, the concurrency limit and the Judge."""
 
-from scorekit.judges._backend import Backend, Reply, Usage, backend_identity, backend_name
+from scorekit.judges._backend import (
+    Answers,
+    Backend,
+    Reply,
+    Usage,
+    backend_identity,
+    backend_name,
+    reasons_of,
+)
 from scorekit.judges._errors import (
     CacheMissError,
     InvalidReplyError,
@@ -26,6 +34,7 @@ __all__ = [
     "MAXIMAL_RETRY_ON_ERROR",
     "OPTIONS",
     "OPTIONS_BY_NAME",
+    "Answers",
     "Backend",
     "CacheMissError",
     "InvalidReplyError",
@@ -44,6 +53,7 @@ __all__ = [
     "Usage",
     "backend_identity",
     "backend_name",
+    "reasons_of",
     "resolve_settings",
     "run_sync",
 ]

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any, Protocol
 
 from scorekit._shorten import shorten
-from scorekit.judges._backend import Backend, Reply, backend_identity, backend_name
+from scorekit.judges._backend import Answers, Backend, Reply, backend_identity, backend_name
 from scorekit.judges._errors import (
     CacheMissError,
     InvalidReplyError,
@@ -48,6 +48,19 @@ async def _call(method: Callable[..., Any], *args: Any) -> Any:
     if inspect.isawaitable(result):
         return await result
     return result
+
+
+def _explained(pairs: object) -> Answers:
+    """``(support, reason)`` pairs of ``explain_answers`` as :class:`Answers`."""
+    if not isinstance(pairs, (list, tuple)) or not all(
+        isinstance(p, (list, tuple)) and len(p) == 2 for p in pairs
+    ):
+        raise InvalidReplyError(
+            f"the judge's explain_answers returned {pairs!r}; expected (support, reason) pairs"
+        )
+    return Answers(
+        [p[0] for p in pairs], [p[1] if isinstance(p[1], str) else None for p in pairs]
+    )
 
 
 def _consume(future: asyncio.Future[Any]) -> None:
@@ -125,7 +138,11 @@ class Judge:
         run: tuple[int, int] = (0, 0),
         retry: bool = True,
     ) -> list[float]:
-        """Support numbers for ``questions`` read from ``text``, for run ``(q_run, a_run)``."""
+        """Support numbers for ``questions`` read from ``text``, for run ``(q_run, a_run)``.
+
+        A backend with ``explain_answers`` gives :class:`~scorekit.judges.Answers`: the same
+        numbers with each one's reason (``reasons_of`` reads them; a cached reply has none).
+        """
         result: list[float] = await self._reply("answers", text, list(questions), run, retry)
         return result
 
@@ -258,6 +275,7 @@ class Judge:
     ) -> Any:
         budget = self.max_retries if retry else 0
         attempt = 0
+        explain = getattr(self.backend, "explain_answers", None)
         while True:
             try:
                 async with limiter(self.max_concurrency):
@@ -265,6 +283,8 @@ class Judge:
                     try:
                         if kind == "questions":
                             raw = await _call(self.backend.make_questions, text)
+                        elif explain is not None:
+                            raw = _explained(await _call(explain, text, questions))
                         else:
                             raw = await _call(self.backend.answer_questions, text, questions)
                     finally:
@@ -276,6 +296,8 @@ class Judge:
                             completion_tokens=raw.usage.completion_tokens,
                         )
                     raw = raw.value
+                if isinstance(raw, Answers):
+                    return Answers(self._validate(kind, list(raw), questions), raw.reasons)
                 return self._validate(kind, raw, questions)
             except TransientJudgeError as exc:
                 if attempt >= budget:

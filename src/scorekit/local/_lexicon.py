@@ -285,8 +285,8 @@ def features(text: str) -> Features:
         tok = m.group(0)
         low = tok.lower()
         letters = [c for c in tok if c.isalpha()]
-        if low in CALENDAR or (tok == "May" and m.start() not in starts):
-            names.add(low)  # "in May" is the month; "may" in lower case is a hedge
+        if low in CALENDAR or (low == "may" and _is_month(tokens, i, m.start() in starts)):
+            names.add(low)  # "in May" is the month; "it may rain" is a hedge
         elif len(letters) >= 2 and all(c.isupper() for c in letters):
             names.add(low)  # an acronym: PDF, HTTP, EU
         elif len(letters) < 2:
@@ -344,6 +344,18 @@ _NOT_AFTER_NAME = _wordset(
     "a an the this that these those them it its your my our their his her to of in on for"
     " with at by from up out off into over me us him you"
 )
+
+
+#: Words before "may" that make it the month ("in may", "since May", "early May").
+_BEFORE_MONTH = _wordset("in of since until till from by early late mid last next this during")
+
+
+def _is_month(tokens: list[str], i: int, at_start: bool) -> bool:
+    before = tokens[i - 1].lower() if i > 0 else ""
+    after = _next_word(tokens, i)
+    if tokens[i] == "May" and not at_start:
+        return True
+    return before in _BEFORE_MONTH or (bool(after) and after[0].isdigit())
 
 
 def _next_word(tokens: list[str], i: int) -> str:

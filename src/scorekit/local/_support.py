@@ -43,6 +43,7 @@ CONFLICT_SIGNALS = (
     "opposite_conflict",
     "modality_conflict",
     "relation_conflict",
+    "swap_conflict",
     "missing_name",
     "missing_number",
 )
@@ -57,11 +58,14 @@ _CONFLICT_SIGNAL = {
     "modality": "modality_conflict",
     "quantifier": "modality_conflict",
     "relation": "relation_conflict",
+    "swap": "swap_conflict",
 }
 #: Closeness of meaning (cosine) a passage needs before synonyms in it count.
 SYNONYM_MIN_COSINE = 0.40
 #: Candidate passages per statement, by meaning and by shared words.
 TOP_K = 6
+#: Candidates (closest first) whose neighbouring sentences are tried as a pair.
+PAIR_AROUND = 3
 #: Passages embedded at a time (bounds memory on long texts).
 CHUNK = 256
 _MIN_PIECE_WORDS = 3
@@ -210,7 +214,10 @@ def _candidates(
     pair_ids: dict[int, int] = {}
     wanted: list[list[int]] = []
     for cands in candidates:
-        firsts = {windows[pid].sentence + d for pid in cands for d in (-1, 0)}
+        # Around the closest few only: pairs are long to embed, and a fact told over two
+        # sentences is close to at least one of them.
+        near = sorted(cands, key=lambda pid: (-cands[pid], pid))[:PAIR_AROUND]
+        firsts = {windows[pid].sentence + d for pid in near for d in (-1, 0)}
         wanted.append(sorted(j for j in firsts if 0 <= j < len(sents) - 1))
     for j in sorted({j for js in wanted for j in js}):
         pair_ids[j] = len(windows)

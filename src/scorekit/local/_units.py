@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from scorekit.local._lexicon import CALENDAR as _CALENDAR
-from scorekit.local._lexicon import DURATION_STEMS, Features, stem
+from scorekit.local._lexicon import DURATION_STEMS, STOPWORDS, Features, stem
 from scorekit.local._model import FloatArray
 from scorekit.local._words import OPPOSITE_PAIRS
 
@@ -181,6 +181,8 @@ def check_units(
             out.missing.setdefault("number", f"'{written}' is not in the text")
     _content_credit(stmt, passage, text_stems, vectors, weights, out)
     _directions(stmt, passage, out)
+    if not out.conflicts:
+        _swap(stmt, passage, text_stems, vectors, out)
     # Polarity, modality and the relation belong to the whole statement: "It is not safe to
     # use during pregnancy" asks about "during pregnancy" but denies all of it.
     whole = stmt if whole is None else whole
@@ -266,6 +268,11 @@ MEASURES = frozenset(
 #: Words of a bound, often stated with a negation ("no more than" is "at most").
 _BOUNDS = frozenset("most least more less fewer than max maximum minimum exceed exceeds".split())
 
+#: Words after which a lower-case word is most likely a name ("of lyon", "in nantes").
+_PLACE_WORDS = frozenset("of in at from to by near for with against".split())
+#: Content words a statement needs before one changed word counts as a changed fact.
+_SWAP_MIN_WORDS = 3
+
 #: Function words that state a direction or an order ("before noon" is not "after noon").
 _DIRECTION_WORDS = {
     "before": "after", "after": "before", "above": "below", "below": "above",
@@ -275,12 +282,50 @@ _DIRECTION_WORDS = {
 
 
 def _directions(stmt: Features, passage: Features, out: UnitCheck) -> None:
-    mine = set(stmt.sequence)
-    theirs = set(passage.sequence)
+    mine = stmt.words
+    theirs = passage.words
     for word in sorted(mine & _DIRECTION_WORDS.keys()):
         other = _DIRECTION_WORDS[word]
         if word not in theirs and other in theirs and other not in mine:
             out.conflicts.setdefault("opposite", f"'{word}' is not in the text; it says '{other}'")
+
+
+def _swap(
+    stmt: Features,
+    passage: Features,
+    text_stems: frozenset[str],
+    vectors: Mapping[str, FloatArray] | None,
+    out: UnitCheck,
+) -> None:
+    """One word changed, every other word the same: "the mayor of lyon" against "the mayor of
+    nantes", whatever the case of the names. The word must stand where a name would (after
+    "of", "in", "at" ...), be found nowhere in the text, and the passage must have another
+    word, not a synonym, in its place (the same word before or after it)."""
+    lacking = [st for st, _ in stmt.surface if st not in passage.content and st.isalpha()]
+    if len(lacking) != 1 or len(stmt.content) < _SWAP_MIN_WORDS or lacking[0] in text_stems:
+        return
+    gone = lacking[0]
+    seq, pseq = stmt.sequence, passage.sequence
+    if gone not in seq:
+        return
+    i = seq.index(gone)
+    if i == 0 or seq[i - 1] not in _PLACE_WORDS:
+        return  # only where a name would stand: "the mayor of lyon", "born in nantes"
+    before = seq[i - 1] if i > 0 else None
+    after = seq[i + 1] if i + 1 < len(seq) else None
+    for j, other in enumerate(pseq):
+        if other in stmt.content or other in STOPWORDS or not other.isalpha():
+            continue
+        same_before = before is not None and j > 0 and pseq[j - 1] == before
+        same_after = after is not None and j + 1 < len(pseq) and pseq[j + 1] == after
+        if not (same_before or same_after):
+            continue
+        mine = _as_written(gone, stmt)
+        theirs = _as_written(other, passage)
+        if _closeness(mine, theirs, vectors) >= SAME_NAME:
+            return  # a synonym in its place
+        out.conflicts.setdefault("swap", f"'{mine}' is not in the text; it says '{theirs}'")
+        return
 
 
 def _polarity(stmt: Features, best: Features, shared: frozenset[str], out: UnitCheck) -> None:

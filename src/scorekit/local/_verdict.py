@@ -22,7 +22,9 @@ WEIGHTS_FILE = Path(__file__).parent / "data" / "verdict.json"
 #: Answers below this come with a reason naming the unit that failed.
 EXPLAIN_BELOW = 0.75
 #: The order in which conflicts are told (the first one found is the reason).
-_CONFLICT_ORDER = ("name", "number", "opposite", "polarity", "modality", "quantifier", "relation")
+_CONFLICT_ORDER = (
+    "name", "number", "opposite", "polarity", "modality", "quantifier", "relation", "swap",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
