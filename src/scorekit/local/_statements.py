@@ -184,6 +184,11 @@ _DETAIL = re.compile(
     r"|including|thanks to|due to|as part of|in a bid to|making it|bringing)\s+",
     re.IGNORECASE,
 )
+#: Words that measure the time before "before"/"after" ("an hour before", "shortly after").
+_MEASURED_BEFORE = frozenset(
+    "hour hours minute minutes day days week weeks month months year years second seconds"
+    " shortly just long soon right immediately moments decades".split()
+)
 #: Words a main clause needs before a detail is split from it.
 _MIN_MAIN_WORDS = 3
 _MIN_DETAIL_WORDS = 2
@@ -203,6 +208,9 @@ def split_detail(statement: str) -> tuple[str, str] | None:
     """
     for match in _DETAIL.finditer(statement):
         main = statement[: match.start()].strip(" ,")
+        last = main.rsplit(None, 1)[-1].lower() if main else ""
+        if last in _MEASURED_BEFORE or last[:1].isdigit():
+            continue  # "closes an hour before the museum": a measure of time, not a detail
         if _words(main) < _MIN_MAIN_WORDS and not match.group(0).startswith(","):
             continue
         detail = statement[match.start() :].strip(" ,")
@@ -213,7 +221,7 @@ def split_detail(statement: str) -> tuple[str, str] | None:
             inner, sep, after = detail.partition(", ")
             if sep and _words(after) >= 2:
                 detail, rest = inner, after
-        if not main or _words(detail) < _MIN_DETAIL_WORDS + (0 if rest else 0):
+        if not main or _words(detail) < _MIN_DETAIL_WORDS:
             continue
         if _words(main) + _words(rest) < _MIN_MAIN_WORDS:
             continue

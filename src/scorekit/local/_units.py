@@ -84,6 +84,24 @@ def _name_form(word: str) -> str:
     return word[:1].upper() + word[1:] if word.isalpha() and word.islower() else word
 
 
+def _quantity_text(value: str, unit: str, feats: Features) -> str:
+    """A quantity as the text wrote it: ``12%``, ``40 litres``, ``2 hours``."""
+    if unit == "duration":
+        return _seconds_text(value)
+    if unit in ("", "time"):
+        return value
+    return f"{value}{unit}" if unit == "%" else f"{value} {_as_written(unit, feats)}"
+
+
+def _seconds_text(value: str) -> str:
+    seconds = float(value)
+    for size, name in ((604800, "week"), (86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size and seconds / size == int(seconds / size):
+            n = int(seconds / size)
+            return f"{n} {name}{'s' if n != 1 else ''}"
+    return f"{value} seconds"
+
+
 def _closeness(a: str, b: str, vectors: Mapping[str, FloatArray] | None) -> float:
     if vectors is None or a not in vectors or b not in vectors:
         return 0.0
@@ -165,16 +183,17 @@ def check_units(
             other = sorted(u for u in theirs if u in MEASURES)
             if other:
                 out.conflicts.setdefault(
-                    "number", f"'{value} {unit}' is not in the text; it says {value} {other[0]}"
+                    "number",
+                    f"'{_quantity_text(value, unit, stmt)}' is not in the text;"
+                    f" it says {_quantity_text(value, other[0], passage)}",
                 )
     for value, unit in lacking_q:
         rival_q = next(((v, u) for v, u in extra_q if not unit or not u or unit == u), None)
-        written = f"{value} {unit}".strip() if unit not in ("", "duration", "time") else value
+        written = _quantity_text(value, unit, stmt)
         if value in text_numbers:
             continue  # stated elsewhere in the text
         if rival_q is not None:
-            theirs = f"{rival_q[0]} {rival_q[1]}".strip() if rival_q[1] not in (
-                "", "duration", "time") else rival_q[0]  # fmt: skip
+            theirs = _quantity_text(*rival_q, passage)
             out.conflicts.setdefault("number", f"'{written}' is not in the text; it says {theirs}")
         elif value != "1":  # "one spoonful" is often just "a spoonful"
             out.missing_numbers += 1
@@ -398,7 +417,9 @@ def _role_swap(stmt: Features, passage: Features) -> bool:
         near_p = 0 < p_pos[v] - p_pos[b] <= _NEAR and 0 < p_pos[a] - p_pos[v] <= _NEAR
         # "the capital of France" is "France's capital": an "of" after the middle word.
         genitive = "of" in (_after(stmt.sequence, s_pos[v]), _after(passage.sequence, p_pos[v]))
-        if near_s and near_p and not genitive:
+        # A passive ("is credited to", "was given by") names its roles the other way round.
+        passive = _BE & {_before(stmt.sequence, s_pos[v]), _before(passage.sequence, p_pos[v])}
+        if near_s and near_p and not genitive and not passive:
             passive_s = _after(stmt.sequence, s_pos[v]) == "by"
             passive_p = _after(passage.sequence, p_pos[v]) == "by"
             if passive_s == passive_p:
@@ -406,6 +427,7 @@ def _role_swap(stmt: Features, passage: Features) -> bool:
     return False
 
 
+_BE = frozenset("is are was were be been being get got gets".split())
 #: Words between a verb and its subject or object for the relation check.
 _NEAR = 4
 
@@ -416,6 +438,10 @@ def _first_positions(sequence: tuple[str, ...], keep: frozenset[str]) -> dict[st
         if w in keep and w not in out:
             out[w] = i
     return out
+
+
+def _before(sequence: tuple[str, ...], i: int) -> str:
+    return sequence[i - 1] if i > 0 else ""
 
 
 def _after(sequence: tuple[str, ...], i: int) -> str:
