@@ -161,6 +161,7 @@ def check_units(
                 e
                 for e in extra
                 if (e in _CALENDAR) == (name in _CALENDAR)
+                and _same_slot(name, stmt, e, passage)
                 and (certain or e in passage.names or _closeness(name, e, vectors) < SAME_NAME)
             ),
             None,
@@ -309,6 +310,27 @@ def _directions(stmt: Features, passage: Features, out: UnitCheck) -> None:
             out.conflicts.setdefault("opposite", f"'{word}' is not in the text; it says '{other}'")
 
 
+def _neighbours(word: str, feats: Features) -> set[tuple[str, str]]:
+    """``("before", w)`` and ``("after", w)`` for each place ``word`` stands (an edge of the
+    text is no neighbour: two names that both end a sentence need not stand for each other)."""
+    key = stem(word)
+    seq = feats.sequence
+    out: set[tuple[str, str]] = set()
+    for i, w in enumerate(seq):
+        if w == key:
+            if i > 0:
+                out.add(("before", seq[i - 1]))
+            if i + 1 < len(seq):
+                out.add(("after", seq[i + 1]))
+    return out
+
+
+def _same_slot(name: str, stmt: Features, rival: str, passage: Features) -> bool:
+    """Whether ``rival`` stands where ``name`` stands: the same word before or after it
+    ("John will ..." / "Maria will ...", "by Priya" / "by Tomas")."""
+    return bool(_neighbours(name, stmt) & _neighbours(rival, passage))
+
+
 def _swap(
     stmt: Features,
     passage: Features,
@@ -348,15 +370,14 @@ def _swap(
 
 
 def _polarity(stmt: Features, best: Features, shared: frozenset[str], out: UnitCheck) -> None:
-    # A negation counts only when it denies words both sides share ("is not refunded" vs
-    # "is refunded"), not a clause of its own ("... if he is not sure").
-    if not any(scope & shared for scope in (*best.negation_scopes, *stmt.negation_scopes)):
-        return  # no negation bears on what both sides say
-    if (_BOUNDS & set(stmt.sequence)) or (_BOUNDS & set(best.sequence)):
-        return  # "no more than 50" states what "at most 50" does
     theirs = len(best.negation_scopes)
     ours = len(stmt.negation_scopes)
-    if theirs % 2 != ours % 2:
+    # A negation counts only when it denies words both sides share ("is not refunded" vs
+    # "is refunded"), not a clause of its own ("... if he is not sure").
+    bears = any(scope & shared for scope in (*best.negation_scopes, *stmt.negation_scopes))
+    # "no more than 50" states what "at most 50" does.
+    bounds = bool(_BOUNDS & set(stmt.sequence)) or bool(_BOUNDS & set(best.sequence))
+    if theirs % 2 != ours % 2 and bears and not bounds:
         # "Support was dropped" states what "is no longer supported" does.
         plain, other = (best, stmt) if ours % 2 else (stmt, best)
         if plain.privatives - other.content:
