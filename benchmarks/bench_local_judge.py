@@ -23,6 +23,7 @@ with a message; text_pairs and the hand-made cases are read from ``tests/data/``
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import re
 import resource
@@ -149,7 +150,9 @@ def hand_cases(path: Path, session: ScoreSession) -> None:
         ok = value <= case["max"] if "max" in case else value >= case["min"]
         if not ok:
             bound = f"<= {case['max']}" if "max" in case else f">= {case['min']}"
-            wrong.append(f"      {case['id']} ({case['kind']}): {case['side']} {value:.3f}, wants {bound}")
+            wrong.append(
+                f"      {case['id']} ({case['kind']}): {case['side']} {value:.3f}, wants {bound}"
+            )
     right = len(rows) - len(wrong)
     print(f"\n== hand-made cases ({path.relative_to(ROOT)}; written for issue 9, not fitted) ==")
     print(f"{verdict(not wrong)}  all hand-made cases right: {right} of {len(rows)}")
@@ -160,7 +163,7 @@ def hand_cases(path: Path, session: ScoreSession) -> None:
 def bigram_precision(reference: str, candidate: str) -> float:
     def grams(text: str) -> list[tuple[str, str]]:
         toks = re.findall(r"\w+", text.lower())
-        return list(zip(toks, toks[1:], strict=False))
+        return list(itertools.pairwise(toks))
 
     cand = grams(candidate)
     ref = set(grams(reference))
@@ -170,7 +173,9 @@ def bigram_precision(reference: str, candidate: str) -> float:
 def summedits(data: Path) -> None:
     import fit_local_judge as fit
 
-    print("\n== SummEdits dev, leave-one-domain-out (held out: weights fitted without the domain) ==")
+    print(
+        "\n== SummEdits dev, leave-one-domain-out (held out: weights fitted without the domain) =="
+    )
     bundle = fit.Data.load(data)
     results = fit.leave_one_domain_out(bundle, log=print)
     held = float(np.mean([r.held_out for r in results]))
@@ -324,7 +329,9 @@ def speed(pairs_path: Path, skip_long: bool) -> None:
             f" {secs:.1f} s, cold (no target; memory is bounded by chunking)"
         )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{verdict(peak < 400)}  peak RSS of this process so far: {peak:.0f} MB (target < 400 MB)")
+    print(
+        f"{verdict(peak < 400)}  peak RSS of this process so far: {peak:.0f} MB (target < 400 MB)"
+    )
 
 
 def main() -> None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import sys
 from collections import defaultdict
@@ -153,7 +154,9 @@ def reference_items(path: Path) -> list[Item]:
         if row["label"] == 0 and all(labels):
             continue
         out.append(
-            Item(row["domain"], row["original_summary"], row["summary"], row["label"], stmts, labels)
+            Item(
+                row["domain"], row["original_summary"], row["summary"], row["label"], stmts, labels
+            )
         )
     return out
 
@@ -190,7 +193,9 @@ def short_contrast_items(references: Sequence[Item], own: bool = False) -> list[
 
 def falke_split(article_id: str) -> str:
     """``"fit"`` or ``"held_out"``: half of the articles by a hash of their id."""
-    return "fit" if int(hashlib.sha256(article_id.encode()).hexdigest(), 16) % 2 == 0 else "held_out"
+    return (
+        "fit" if int(hashlib.sha256(article_id.encode()).hexdigest(), 16) % 2 == 0 else "held_out"
+    )
 
 
 def load_falke(path: Path) -> dict[str, list[dict[str, Any]]]:
@@ -209,7 +214,9 @@ def falke_items(rows: list[dict[str, Any]]) -> list[Item]:
         art = {_key(s) for s in _questions(row["article_sent"])}
         good = _questions(row["correct_sent"])
         bad = _questions(row["incorrect_sent"])
-        out.append(Item("falke", row["article_sent"], row["correct_sent"], 1, good, [1] * len(good)))
+        out.append(
+            Item("falke", row["article_sent"], row["correct_sent"], 1, good, [1] * len(good))
+        )
         labels = [1 if _key(s) in art else 0 for s in bad]
         out.append(Item("falke", row["article_sent"], row["incorrect_sent"], 0, bad, labels))
     return out
@@ -505,7 +512,7 @@ def best_threshold(groups: Sequence[tuple[Sequence[float], Sequence[int]]]) -> f
     """The threshold with the highest mean balanced accuracy over ``groups`` (the middle of
     the best candidates, so ties do not pick an edge)."""
     values = sorted({s for scores, _ in groups for s in scores})
-    cands = [0.0, *((a + b) / 2 for a, b in zip(values, values[1:], strict=False)), 1.01]
+    cands = [0.0, *((a + b) / 2 for a, b in itertools.pairwise(values)), 1.01]
     marks = [float(np.mean([balanced_accuracy(s, lab, t) for s, lab in groups])) for t in cands]
     top = max(marks)
     best = [t for t, m in zip(cands, marks, strict=True) if m >= top - 1e-12]

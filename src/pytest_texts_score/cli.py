@@ -318,17 +318,15 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
             table.add_column("run")
         table.add_column("question", overflow="fold")
         table.add_column("answer", justify="right")
-        why = any(ev.reason for ev in rows)
-        if why:
-            table.add_column("why (judge)", overflow="fold")
         for i, ev in enumerate(rows, 1):
             style = "green" if ev.answer >= 0.75 else "yellow" if ev.answer >= 0.25 else "red"
             cells: list[str | Text] = [str(i)]
             if multi_run:
                 cells.append("/".join(str(r) for r in ev.run))
-            cells += [ev.question, Text(f"{ev.answer:.2f}", style=style)]
-            if why:
-                cells.append(ev.reason or "")
+            question = Text(ev.question)
+            if ev.reason:  # the judge's reason for a low answer, under its question
+                question.append(f"\n  why: {ev.reason}", style="italic")
+            cells += [question, Text(f"{ev.answer:.2f}", style=style)]
             table.add_row(*cells)
         console.print(table)
 

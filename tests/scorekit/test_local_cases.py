@@ -50,7 +50,9 @@ def test_the_cases_cover_what_the_issue_lists() -> None:
 def test_case(session: ScoreSession, case: dict[str, Any]) -> None:
     out = _score(session, case["expected"], case["given"])
     value = getattr(out, case["side"])
-    detail = "\n".join(f"{e.side} {e.answer:.3f} {e.question} {e.reason or ''}" for e in out.evidence)
+    detail = "\n".join(
+        f"{e.side} {e.answer:.3f} {e.question} {e.reason or ''}" for e in out.evidence
+    )
     if "max" in case:
         assert value <= case["max"], f"{case['side']} {value:.3f} > {case['max']}\n{detail}"
     else:
@@ -87,8 +89,10 @@ def test_the_evidence_names_the_unit_that_failed(
 def test_a_failure_message_carries_the_reason(session: ScoreSession) -> None:
     expected, given = "Maria will present the budget.", "John will present the budget."
     out = _score(session, expected, given)
-    message = failure_message(label="F1", metric="f1", aggregation=None, score=out.f1 or 0.0,
-                              low=0.8, high=1.0, outcome=out, expected=expected, given=given)  # fmt: skip
+    message = failure_message(
+        label="F1", metric="f1", aggregation=None, score=out.f1 or 0.0, low=0.8, high=1.0,
+        outcome=out, expected=expected, given=given,
+    )  # fmt: skip
     assert "(judge: 'John' is not in the text; it names Maria)" in message
     assert "(judge: 'Maria' is not in the text; it names John)" in message
 

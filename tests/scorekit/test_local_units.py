@@ -8,9 +8,9 @@ import pytest
 
 from scorekit.local._lexicon import features, normalise
 from scorekit.local._statements import focus, split_detail, statements
+from scorekit.local._support import CONFLICT_SIGNALS, SIGNALS, SUPPORT_SIGNALS, Match
 from scorekit.local._units import UnitCheck, check_units
 from scorekit.local._verdict import WEIGHTS_FILE, Weights, read_weights, reason
-from scorekit.local._support import CONFLICT_SIGNALS, SIGNALS, SUPPORT_SIGNALS, Match
 
 
 def check(statement: str, text: str) -> UnitCheck:
@@ -79,13 +79,18 @@ def test_an_accepted_paraphrase_is_no_conflict(statement: str, text: str) -> Non
 def test_a_unit_found_nowhere_is_unsupported_not_contradicted() -> None:
     c = check("The Eiffel Tower was completed in 1889 by Gustave Eiffel.", "It stands in Paris.")
     assert c.conflicts == {}
-    assert c.missing == {"name": "'Eiffel' is not in the text", "number": "'1889' is not in the text"}
+    assert c.missing == {
+        "name": "'Eiffel' is not in the text",
+        "number": "'1889' is not in the text",
+    }
     assert (c.missing_names, c.missing_numbers) == (3, 1)  # Eiffel, Tower, Gustave; 1889
 
 
 def test_content_credit_is_the_weakest_link_and_the_share() -> None:
     c = check("The museum reopened after a costly renovation.", "The museum reopened.")
-    assert c.credit == pytest.approx(2 / 4)  # museum, reopened of museum, reopened, costly, renovation
+    assert c.credit == pytest.approx(
+        2 / 4
+    )  # museum, reopened of museum, reopened, costly, renovation
     assert c.weakest == 0.0
     assert c.weakest_word in {"costly", "renovation"}
 
@@ -132,7 +137,7 @@ def test_a_conflict_keeps_only_part_of_the_support() -> None:
     clean = (1.0,) * len(SUPPORT_SIGNALS) + (0.0,) * len(CONFLICT_SIGNALS)
     one = clean[: len(SUPPORT_SIGNALS)] + (1.0,) + (0.0,) * (len(CONFLICT_SIGNALS) - 1)
     assert w.probability(one) == pytest.approx(w.probability(clean) / 2)
-    lower = (0.5,) + clean[1:]
+    lower = (0.5, *clean[1:])
     assert w.probability(lower) < w.probability(clean)
 
 
@@ -140,7 +145,7 @@ def test_weights_for_other_signals_are_refused(tmp_path: pytest.TempPathFactory)
     path = tmp_path / "w.json"  # type: ignore[operator]
     path.write_text(json.dumps({"support_signals": ["cosine"], "conflict_signals": [], "coef": [1],
                                 "intercept": 0, "vetoes": [], "version": "x"}))  # fmt: skip
-    with pytest.raises(ValueError, match="Refit with benchmarks/fit_local_judge.py"):
+    with pytest.raises(ValueError, match=r"Refit with benchmarks/fit_local_judge\.py"):
         read_weights(path)
 
 

@@ -91,7 +91,9 @@ class Answers(list[float]):
     def __init__(self, values: Iterable[float], reasons: Sequence[str | None] | None = None):
         super().__init__(values)
         self.reasons: list[str | None] = (
-            list(reasons) if reasons is not None and len(reasons) == len(self) else [None] * len(self)
+            list(reasons)
+            if reasons is not None and len(reasons) == len(self)
+            else [None] * len(self)
         )
 
 

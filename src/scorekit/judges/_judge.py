@@ -58,9 +58,7 @@ def _explained(pairs: object) -> Answers:
         raise InvalidReplyError(
             f"the judge's explain_answers returned {pairs!r}; expected (support, reason) pairs"
         )
-    return Answers(
-        [p[0] for p in pairs], [p[1] if isinstance(p[1], str) else None for p in pairs]
-    )
+    return Answers([p[0] for p in pairs], [p[1] if isinstance(p[1], str) else None for p in pairs])
 
 
 def _consume(future: asyncio.Future[Any]) -> None:

@@ -6,7 +6,6 @@ import os
 import threading
 from collections import OrderedDict
 
-from scorekit.judges._backend import Reply
 from scorekit.local._model import Encoder, load_encoder
 from scorekit.local._statements import question_for, statement_of, statements
 from scorekit.local._support import match

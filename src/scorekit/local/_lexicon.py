@@ -273,7 +273,7 @@ def features(text: str) -> Features:
         >>> sorted(f.numbers), sorted(f.names), f.negated
         (['1987'], ['november'], 1)
     """
-    vocab = vocabulary()
+    vocabulary()
     text = normalise(text)
     matches = list(_TOKEN.finditer(text))
     tokens = [m.group(0) for m in matches]
@@ -320,7 +320,11 @@ def features(text: str) -> Features:
         _head(lows, i) for i, t in enumerate(lows) if t in NEGATIONS or t.endswith("n't")
     ) + tuple(frozenset({stem(t[:-5])}) for t in lows if t.endswith("-free") and len(t) > 5)
     hedge_heads = frozenset().union(
-        *(_head(lows, i) for i, t in enumerate(lows) if t in HEDGES and not (t == "may" and t in names))
+        *(
+            _head(lows, i)
+            for i, t in enumerate(lows)
+            if t in HEDGES and not (t == "may" and t in names)
+        )
     )
     return Features(
         words=frozenset(lows) | frozenset(parts),

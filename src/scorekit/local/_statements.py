@@ -186,9 +186,33 @@ _DETAIL = re.compile(
 )
 #: Words that measure the time before "before"/"after" ("an hour before", "shortly after").
 _MEASURED_BEFORE = frozenset(
-    "hour hours minute minutes day days week weeks month months year years second seconds"
-    " shortly just long soon right immediately moments decades".split()
+    [
+        "hour",
+        "hours",
+        "minute",
+        "minutes",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "second",
+        "seconds",
+        "shortly",
+        "just",
+        "long",
+        "soon",
+        "right",
+        "immediately",
+        "moments",
+        "decades",
+    ]
 )
+#: A verb of the main clause after the phrase: the phrase sits inside the subject.
+_FINITE = re.compile(r"\b(?:is|are|was|were|has been|have been|had been|will be)\b", re.I)
 #: Words a main clause needs before a detail is split from it.
 _MIN_MAIN_WORDS = 3
 _MIN_DETAIL_WORDS = 2
@@ -223,6 +247,8 @@ def split_detail(statement: str) -> tuple[str, str] | None:
                 detail, rest = inner, after
         if not main or _words(detail) < _MIN_DETAIL_WORDS:
             continue
+        if not match.group(0).startswith(",") and _FINITE.search(detail):
+            continue  # "A bug that duplicated tags after an import is fixed": no detail
         if _words(main) + _words(rest) < _MIN_MAIN_WORDS:
             continue
         return (f"{main} {rest}".strip() if rest else main), detail
@@ -260,7 +286,7 @@ def statements(text: str) -> list[str]:
     for sentence in sentences(text):
         for clause in clauses(sentence):
             split = split_detail(clause)
-            for piece in ([split[0], clause] if split is not None else [clause]):
+            for piece in [split[0], clause] if split is not None else [clause]:
                 key = piece.lower()
                 if key not in seen:
                     seen.add(key)

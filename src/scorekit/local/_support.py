@@ -302,9 +302,7 @@ def _with_margin(found: Match, windows: list[Passage], pid: int, cands: dict[int
     """Add the margin: how much closer the matched passage is than the closest passage that
     shares no sentence with it (a fact stated once stands out; a topic does not)."""
     mine = _sentences_of(windows[pid])
-    others = [
-        cos for other, cos in cands.items() if not (_sentences_of(windows[other]) & mine)
-    ]
+    others = [cos for other, cos in cands.items() if not (_sentences_of(windows[other]) & mine)]
     cos = found.signals[SIGNALS.index("cosine")]
     margin = max(0.0, cos - max(others)) if others else cos
     values = list(found.signals)

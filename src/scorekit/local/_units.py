@@ -194,8 +194,8 @@ def check_units(
         if value in text_numbers:
             continue  # stated elsewhere in the text
         if rival_q is not None:
-            theirs = _quantity_text(*rival_q, passage)
-            out.conflicts.setdefault("number", f"'{written}' is not in the text; it says {theirs}")
+            said = _quantity_text(*rival_q, passage)
+            out.conflicts.setdefault("number", f"'{written}' is not in the text; it says {said}")
         elif value != "1":  # "one spoonful" is often just "a spoonful"
             out.missing_numbers += 1
             out.missing.setdefault("number", f"'{written}' is not in the text")
@@ -230,11 +230,9 @@ def _content_credit(
     if not stmt.surface:
         return
     others = [w for _, w in passage.surface if w.isalpha()]
-    pmat = None
-    if vectors is not None and others:
-        pmat = np.stack([vectors[o] for o in others if o in vectors] or [np.zeros(1)])
-        if pmat.shape[1] == 1:
-            pmat = None
+    pmat: FloatArray | None = None
+    if vectors is not None and any(o in vectors for o in others):
+        pmat = np.stack([vectors[o] for o in others if o in vectors])
     explained = stmt.privatives if (passage.negated or passage.privatives) else frozenset()
     durations = {v for v, u in stmt.quantities if u == "duration"}
     if durations and durations <= passage.numbers:
@@ -279,17 +277,91 @@ _PRIVATIVE_OVERLAP = 0.8
 #: ("40 litres" is not "40 gallons"; "50 entries" may well be "50 items").
 MEASURES = frozenset(
     stem(w)
-    for w in "% percent litre liter gallon millilitre ml l kg kilogram gram g pound lb ounce oz"
-    " tonne ton km kilometre kilometer mile metre meter m cm mm inch foot feet yard dollar"
-    " euro yen yuan franc rupee degree celsius fahrenheit kelvin watt kw kwh volt amp hertz"
-    " hz ghz mhz gb mb tb kb byte bit acre hectare calorie kcal mph kph".split()
+    for w in [
+        "%",
+        "percent",
+        "litre",
+        "liter",
+        "gallon",
+        "millilitre",
+        "ml",
+        "l",
+        "kg",
+        "kilogram",
+        "gram",
+        "g",
+        "pound",
+        "lb",
+        "ounce",
+        "oz",
+        "tonne",
+        "ton",
+        "km",
+        "kilometre",
+        "kilometer",
+        "mile",
+        "metre",
+        "meter",
+        "m",
+        "cm",
+        "mm",
+        "inch",
+        "foot",
+        "feet",
+        "yard",
+        "dollar",
+        "euro",
+        "yen",
+        "yuan",
+        "franc",
+        "rupee",
+        "degree",
+        "celsius",
+        "fahrenheit",
+        "kelvin",
+        "watt",
+        "kw",
+        "kwh",
+        "volt",
+        "amp",
+        "hertz",
+        "hz",
+        "ghz",
+        "mhz",
+        "gb",
+        "mb",
+        "tb",
+        "kb",
+        "byte",
+        "bit",
+        "acre",
+        "hectare",
+        "calorie",
+        "kcal",
+        "mph",
+        "kph",
+    ]
 )
 
 #: Words of a bound, often stated with a negation ("no more than" is "at most").
-_BOUNDS = frozenset("most least more less fewer than max maximum minimum exceed exceeds".split())
+_BOUNDS = frozenset(
+    [
+        "most",
+        "least",
+        "more",
+        "less",
+        "fewer",
+        "than",
+        "max",
+        "maximum",
+        "minimum",
+        "exceed",
+        "exceeds",
+    ]
+)
 
 #: Words after which a lower-case word is most likely a name ("of lyon", "in nantes").
-_PLACE_WORDS = frozenset("of in at from to by near for with against".split())
+_PLACE_WORDS = frozenset(["of", "in", "at", "from", "to", "by", "near", "for", "with", "against"])
 #: Content words a statement needs before one changed word counts as a changed fact.
 _SWAP_MIN_WORDS = 3
 
@@ -388,15 +460,17 @@ def _polarity(stmt: Features, best: Features, shared: frozenset[str], out: UnitC
             if theirs % 2
             else "the text states the opposite (this negates it)",
         )
-    elif not ours and not theirs and len(shared) >= _PRIVATIVE_OVERLAP * len(
-        stmt.content - stmt.privatives
+    elif (
+        not ours
+        and not theirs
+        and len(shared) >= _PRIVATIVE_OVERLAP * len(stmt.content - stmt.privatives)
     ):
         # "Support was dropped" against "Android 8 is supported": nearly the same words, an
         # ending on one side only.
         mine = stmt.privatives - best.content
-        other = best.privatives - stmt.content
-        if bool(mine) != bool(other):
-            word = sorted(mine or other)[0]
+        ends = best.privatives - stmt.content
+        if bool(mine) != bool(ends):
+            word = sorted(mine or ends)[0]
             out.conflicts.setdefault(
                 "polarity", f"the text states the opposite ('{word}' on one side only)"
             )
@@ -422,7 +496,7 @@ def _modality(stmt: Features, best: Features, shared: frozenset[str], out: UnitC
 
 
 def _role_swap(stmt: Features, passage: Features) -> bool:
-    """"Arsenal beat Chelsea" against "Chelsea beat Arsenal": two shared words on either side
+    """ "Arsenal beat Chelsea" against "Chelsea beat Arsenal": two shared words on either side
     of a shared word, in the opposite order (a passive "was beaten by" on one side only turns
     the order round as well)."""
     s_pos = _first_positions(stmt.sequence, stmt.content)
@@ -448,7 +522,7 @@ def _role_swap(stmt: Features, passage: Features) -> bool:
     return False
 
 
-_BE = frozenset("is are was were be been being get got gets".split())
+_BE = frozenset(["is", "are", "was", "were", "be", "been", "being", "get", "got", "gets"])
 #: Words between a verb and its subject or object for the relation check.
 _NEAR = 4
 

@@ -103,8 +103,14 @@ def reason(found: Match | None, answer: float) -> str | None:
 def verdicts(matches: list[Match | None]) -> list[tuple[float, str | None]]:
     """``(answer, reason)`` per matched statement; answers rounded to 4 decimals."""
     model = weights()
+    exact = SIGNALS.index("exact")
     out: list[tuple[float, str | None]] = []
     for found in matches:
-        value = 0.0 if found is None else round(model.probability(found.signals), 4)
+        if found is None:
+            value = 0.0
+        elif found.signals[exact] == 1.0 and not found.check.conflicts and not found.check.missing:
+            value = 1.0  # the text says it word for word
+        else:
+            value = round(model.probability(found.signals), 4)
         out.append((value, reason(found, value)))
     return out

@@ -9,30 +9,119 @@ from __future__ import annotations
 
 #: Words that turn a claim into a possibility (or a plan): "may cut" is not "cut".
 HEDGES = frozenset(
-    "may might could possibly perhaps maybe likely unlikely probably reportedly allegedly"
-    " expected plans planned planning considering consider considers proposed proposes"
-    " potential potentially".split()
+    [
+        "may",
+        "might",
+        "could",
+        "possibly",
+        "perhaps",
+        "maybe",
+        "likely",
+        "unlikely",
+        "probably",
+        "reportedly",
+        "allegedly",
+        "expected",
+        "plans",
+        "planned",
+        "planning",
+        "considering",
+        "consider",
+        "considers",
+        "proposed",
+        "proposes",
+        "potential",
+        "potentially",
+    ]
 )
 
 #: Quantifier classes: a statement with one class is contradicted by a passage with another.
 QUANTIFIERS: dict[str, str] = {
-    **dict.fromkeys("all every each entire whole always everyone everything".split(), "all"),
-    **dict.fromkeys("most majority mostly".split(), "most"),
-    **dict.fromkeys("half".split(), "half"),
     **dict.fromkeys(
-        "some several few many minority sometimes occasionally partly part".split(), "some"
+        ["all", "every", "each", "entire", "whole", "always", "everyone", "everything"], "all"
     ),
-    **dict.fromkeys("none nobody nothing".split(), "none"),
+    **dict.fromkeys(["most", "majority", "mostly"], "most"),
+    **dict.fromkeys(["half"], "half"),
+    **dict.fromkeys(
+        [
+            "some",
+            "several",
+            "few",
+            "many",
+            "minority",
+            "sometimes",
+            "occasionally",
+            "partly",
+            "part",
+        ],
+        "some",
+    ),
+    **dict.fromkeys(["none", "nobody", "nothing"], "none"),
 }
 
 #: Verbs of ending or lacking: "support was dropped" states what "no longer supported" does.
 PRIVATIVES = frozenset(
-    "drop dropped dropping drops remove removed removes removing discontinue discontinued"
-    " discontinues end ended ends stop stopped stops cease ceased ceases abandon abandoned"
-    " cancel cancelled canceled cancels withdraw withdrew withdrawn deprecate deprecated"
-    " lack lacks lacked missing absent lose lost loses fail failed fails refuse refused"
-    " refuses deny denied denies reject rejected rejects retire retired scrap scrapped"
-    " halt halted suspend suspended".split()
+    [
+        "drop",
+        "dropped",
+        "dropping",
+        "drops",
+        "remove",
+        "removed",
+        "removes",
+        "removing",
+        "discontinue",
+        "discontinued",
+        "discontinues",
+        "end",
+        "ended",
+        "ends",
+        "stop",
+        "stopped",
+        "stops",
+        "cease",
+        "ceased",
+        "ceases",
+        "abandon",
+        "abandoned",
+        "cancel",
+        "cancelled",
+        "canceled",
+        "cancels",
+        "withdraw",
+        "withdrew",
+        "withdrawn",
+        "deprecate",
+        "deprecated",
+        "lack",
+        "lacks",
+        "lacked",
+        "missing",
+        "absent",
+        "lose",
+        "lost",
+        "loses",
+        "fail",
+        "failed",
+        "fails",
+        "refuse",
+        "refused",
+        "refuses",
+        "deny",
+        "denied",
+        "denies",
+        "reject",
+        "rejected",
+        "rejects",
+        "retire",
+        "retired",
+        "scrap",
+        "scrapped",
+        "halt",
+        "halted",
+        "suspend",
+        "suspended",
+    ]
 )
 
 _OPPOSITES = """
