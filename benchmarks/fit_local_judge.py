@@ -495,7 +495,7 @@ def item_scores(model: Weights, sigs: Sequence[np.ndarray]) -> list[float]:
     """Precision of each item as the judge computes it: the mean of its statements' answers."""
     out = []
     for matrix in sigs:
-        answers = [round(model.probability(tuple(float(v) for v in row)), 4) for row in matrix]
+        answers = [model.answer(tuple(float(v) for v in row)) for row in matrix]
         out.append(sum(answers) / len(answers) if answers else 1.0)
     return out
 

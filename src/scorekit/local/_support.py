@@ -289,7 +289,11 @@ def match(encoder: Encoder, text: str, statements: Sequence[str]) -> list[Match 
                 full,
             )
             grams = (_gram_share(stmt, p.feats, 2), _gram_share(stmt, p.feats, 3))
-            exact = 1.0 if _contains(p.feats.sequence, full.sequence) else 0.0
+            # 1: the passage is the statement, word for word; 0.5: it contains it.
+            if p.feats.sequence == full.sequence or p.parts[0].sequence == full.sequence:
+                exact = 1.0
+            else:
+                exact = 0.5 if _contains(p.feats.sequence, full.sequence) else 0.0
             evidence = cos + 0.5 * check.credit + 0.5 * grams[0] + exact
             if best is None or evidence > best[0] + 1e-9:
                 best = (evidence, pid, Match(_signals(cos, check, grams, exact), check, p.text))

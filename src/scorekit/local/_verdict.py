@@ -41,6 +41,16 @@ class Weights:
     vetoes: tuple[float, ...]
     version: str
 
+    def answer(self, signals: tuple[float, ...]) -> float:
+        """The judge's answer, rounded to 4 decimals: :meth:`probability`, except that a
+        statement that is a passage of the text word for word, with no unit flagged, is
+        stated (1.0). A statement only contained in a longer passage is not: a fragment of a
+        sentence can say something the sentence does not ("this day, the fame is untainted")."""
+        n = len(self.coef)
+        if signals[SIGNALS.index("exact")] == 1.0 and not any(signals[n:]):
+            return 1.0
+        return round(self.probability(signals), 4)
+
     def probability(self, signals: tuple[float, ...]) -> float:
         """The probability that a statement with these signals is stated by the text."""
         n = len(self.coef)
@@ -103,14 +113,8 @@ def reason(found: Match | None, answer: float) -> str | None:
 def verdicts(matches: list[Match | None]) -> list[tuple[float, str | None]]:
     """``(answer, reason)`` per matched statement; answers rounded to 4 decimals."""
     model = weights()
-    exact = SIGNALS.index("exact")
     out: list[tuple[float, str | None]] = []
     for found in matches:
-        if found is None:
-            value = 0.0
-        elif found.signals[exact] == 1.0 and not found.check.conflicts and not found.check.missing:
-            value = 1.0  # the text says it word for word
-        else:
-            value = round(model.probability(found.signals), 4)
+        value = 0.0 if found is None else model.answer(found.signals)
         out.append((value, reason(found, value)))
     return out
