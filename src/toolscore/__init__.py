@@ -10,14 +10,16 @@ Example:
     1.0
 """
 
-from toolscore._trace import evaluate_trace
+from typing import Any
+
+from toolscore.capture import TraceCapture, capture_trace
 from toolscore.core import (
     EvaluationResult,
     ToolScoreAssertionError,
     assert_tools,
     cases,
     evaluate,
-    letter_grade,
+    evaluate_trace,
     test_agent,
     test_agent_async,
 )
@@ -26,15 +28,34 @@ from toolscore.integrations import (
     auto_extract,
     from_anthropic,
     from_claude_agent_sdk,
+    from_crewai,
     from_gemini,
     from_langgraph,
     from_openai,
     from_openai_agents,
+    from_otel,
     from_pydantic_ai,
 )
-from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
+from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex, Semantic
+from toolscore.metrics.llm_judge import JudgeConfig
+from toolscore.snapshots import Snapshot, SnapshotStore, snapshot_check
+from toolscore.verdict import FixSuggestion, letter_grade
 
-__version__ = "0.1.0"
+
+def __getattr__(name: str) -> Any:
+    # __version__ is read from the installed distribution's metadata on first use:
+    # importlib.metadata is slow to import, and every pytest run imports this package.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("llm-scorekit")
+        except PackageNotFoundError:  # a source tree that was never installed
+            value = "0+unknown"
+        globals()["__version__"] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ANY",
@@ -42,26 +63,36 @@ __all__ = [
     "Contains",
     "EvaluationResult",
     "Expectation",
+    "FixSuggestion",
     "IsType",
+    "JudgeConfig",
     "Matcher",
     "OneOf",
     "Regex",
+    "Semantic",
+    "Snapshot",
+    "SnapshotStore",
     "ToolScoreAssertionError",
+    "TraceCapture",
     "__version__",
     "assert_tools",
     "auto_extract",
+    "capture_trace",
     "cases",
     "evaluate",
     "evaluate_trace",
     "expect",
     "from_anthropic",
     "from_claude_agent_sdk",
+    "from_crewai",
     "from_gemini",
     "from_langgraph",
     "from_openai",
     "from_openai_agents",
+    "from_otel",
     "from_pydantic_ai",
     "letter_grade",
+    "snapshot_check",
     "test_agent",
     "test_agent_async",
 ]

@@ -1,4 +1,8 @@
-"""The judge layer: backends, settings, retries, the concurrency limit and the Judge."""
+"""The judge layer: backends, settings, retries, the concurrency limit and the Judge.
+
+Two kinds of request: questions and answers (texts), and equivalence verdicts (tool-call
+arguments).
+"""
 
 from scorekit.judges._backend import (
     Answers,
@@ -9,6 +13,7 @@ from scorekit.judges._backend import (
     backend_name,
     reasons_of,
 )
+from scorekit.judges._equivalence import EquivalenceItem, Verdict
 from scorekit.judges._errors import (
     CacheMissError,
     InvalidReplyError,
@@ -37,6 +42,7 @@ __all__ = [
     "Answers",
     "Backend",
     "CacheMissError",
+    "EquivalenceItem",
     "InvalidReplyError",
     "Judge",
     "JudgeConfigError",
@@ -51,6 +57,7 @@ __all__ = [
     "SettingsError",
     "TransientJudgeError",
     "Usage",
+    "Verdict",
     "backend_identity",
     "backend_name",
     "reasons_of",

@@ -107,6 +107,20 @@ def stem(word: str) -> str:
     return w
 
 
+def number_value(token: str) -> str | None:
+    """The value of one written number ("8", "4.1", "twice", "three"), else None.
+
+    Example:
+        >>> number_value("twice"), number_value("21,000"), number_value("budget")
+        ('2', '21000', None)
+    """
+    if token[:1].isdigit():
+        return _number(token)
+    if token in _UNITS:
+        return str(_UNITS[token])
+    return None
+
+
 def _number(raw: str) -> str | None:
     digits = re.match(r"\d+(?:[.,:]\d+)*", raw)
     if digits is None:

@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from scorekit.local._lexicon import CALENDAR as _CALENDAR
-from scorekit.local._lexicon import DURATION_STEMS, STOPWORDS, Features, stem
+from scorekit.local._lexicon import DURATION_STEMS, STOPWORDS, Features, number_value, stem
 from scorekit.local._model import FloatArray
 from scorekit.local._words import OPPOSITE_PAIRS
 
@@ -189,7 +189,16 @@ def check_units(
                     f" it says {_quantity_text(value, other[0], passage)}",
                 )
     for value, unit in lacking_q:
-        rival_q = next(((v, u) for v, u in extra_q if not unit or not u or unit == u), None)
+        # Another value counting the same thing, or standing in the same place ("in 1887" /
+        # "in 1889", "Android 8 has" / "Android 9 has"); not any number of the passage.
+        rival_q = next(
+            (
+                (v, u)
+                for v, u in extra_q
+                if (unit and unit == u) or _number_places(value, stmt) & _number_places(v, passage)
+            ),
+            None,
+        )
         written = _quantity_text(value, unit, stmt)
         if value in text_numbers:
             continue  # stated elsewhere in the text
@@ -382,6 +391,19 @@ def _directions(stmt: Features, passage: Features, out: UnitCheck) -> None:
             out.conflicts.setdefault("opposite", f"'{word}' is not in the text; it says '{other}'")
 
 
+def _number_places(value: str, feats: Features) -> set[tuple[str, str]]:
+    """The words before and after each place a number of this value is written."""
+    out: set[tuple[str, str]] = set()
+    seq = feats.sequence
+    for i, w in enumerate(seq):
+        if number_value(w) == value:
+            if i > 0:
+                out.add(("before", seq[i - 1]))
+            if i + 1 < len(seq):
+                out.add(("after", seq[i + 1]))
+    return out
+
+
 def _neighbours(word: str, feats: Features) -> set[tuple[str, str]]:
     """``("before", w)`` and ``("after", w)`` for each place ``word`` stands (an edge of the
     text is no neighbour: two names that both end a sentence need not stand for each other)."""
@@ -507,9 +529,18 @@ def _role_swap(stmt: Features, passage: Features) -> bool:
     by_stmt = sorted(shared, key=lambda w: s_pos[w])
     # Only the nearest shared words on either side of a shared word, close to it on both
     # sides: "Arsenal beat Chelsea", not two clauses of a long sentence in another order.
+    # Positions among the content words only: the three must be next to each other on both
+    # sides ("dog bit postman" / "postman bit dog"), not an inverted noun phrase ("offline
+    # sync for shared notebooks" / "shared notebooks now sync offline").
+    s_c = _first_positions(tuple(w for w in stmt.sequence if w in stmt.content), stmt.content)
+    p_c = _first_positions(tuple(w for w in passage.sequence if w in passage.content), stmt.content)
     for a, v, b in zip(by_stmt, by_stmt[1:], by_stmt[2:], strict=False):
         near_s = s_pos[v] - s_pos[a] <= _NEAR and s_pos[b] - s_pos[v] <= _NEAR
         near_p = 0 < p_pos[v] - p_pos[b] <= _NEAR and 0 < p_pos[a] - p_pos[v] <= _NEAR
+        adjacent = (s_c[v] - s_c[a], s_c[b] - s_c[v], p_c[v] - p_c[b], p_c[a] - p_c[v]) == (
+            1, 1, 1, 1,
+        )  # fmt: skip
+        near_s = near_s and adjacent
         # "the capital of France" is "France's capital": an "of" after the middle word.
         genitive = "of" in (_after(stmt.sequence, s_pos[v]), _after(passage.sequence, p_pos[v]))
         # A passive ("is credited to", "was given by") names its roles the other way round.
