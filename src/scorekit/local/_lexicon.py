@@ -118,7 +118,13 @@ def number_value(token: str) -> str | None:
         return _number(token)
     if token in _UNITS:
         return str(_UNITS[token])
-    return None
+    value = _unit_stems().get(token)  # a stemmed number word ("twic", "thre")
+    return None if value is None else str(value)
+
+
+@lru_cache(maxsize=1)
+def _unit_stems() -> dict[str, int]:
+    return {stem(word): value for word, value in _UNITS.items()}
 
 
 def _number(raw: str) -> str | None:
