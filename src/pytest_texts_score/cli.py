@@ -5,6 +5,7 @@ Usage::
     texts-score compare EXPECTED GIVEN            # two files
     texts-score compare expected.txt -            # GIVEN from stdin
     texts-score compare --expected-text "..." --given-text "..." --json
+    texts-score eval-dataset pairs.jsonl -o results.parquet   # a whole dataset
 
 Exit codes: 0 scored; 2 bad input (missing file, empty text, unknown option, bad setting);
 3 the judge failed (unreachable, invalid replies after the retries, missing or corrupt model).
@@ -121,6 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="where --report writes (format from the suffix"
         " .json/.html/.md when --report is not given)",
     )
+    from pytest_texts_score._dataset_cli import add_eval_dataset
+
+    add_eval_dataset(subs, _JUDGE_OPTIONS)
     return parser
 
 
@@ -357,11 +361,15 @@ def main(
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    stdout = stdout if stdout is not None else sys.stdout
+    if args.command == "eval-dataset":
+        from pytest_texts_score._dataset_cli import run_eval_dataset
+
+        return run_eval_dataset(args, stdout)
     if args.command != "compare":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     stdin = stdin if stdin is not None else sys.stdin
-    stdout = stdout if stdout is not None else sys.stdout
 
     from scorekit.judges import JudgeError, SettingsError
 

@@ -10,6 +10,8 @@ Example:
     1.0
 """
 
+from typing import TYPE_CHECKING, Any
+
 from toolscore._trace import evaluate_trace
 from toolscore.core import (
     EvaluationResult,
@@ -34,6 +36,9 @@ from toolscore.integrations import (
 )
 from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
 
+if TYPE_CHECKING:
+    from toolscore._dataset import evaluate_dataset
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -52,6 +57,7 @@ __all__ = [
     "auto_extract",
     "cases",
     "evaluate",
+    "evaluate_dataset",
     "evaluate_trace",
     "expect",
     "from_anthropic",
@@ -65,3 +71,13 @@ __all__ = [
     "test_agent",
     "test_agent_async",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The dataset layer (numpy, the batch engines) loads on first use, not with the package.
+    if name == "evaluate_dataset":
+        from toolscore._dataset import evaluate_dataset
+
+        globals()[name] = evaluate_dataset
+        return evaluate_dataset
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

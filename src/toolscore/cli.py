@@ -6,6 +6,7 @@ Usage::
                               [--report json|md|html -o PATH]
     toolscore compare GOLD TRACE [TRACE ...] [--min-score X] [--format auto] [--strict]
                               [--report json|md|html -o PATH]
+    toolscore eval-dataset SOURCE [...]   (see toolscore._dataset_cli)
 
 Exit codes: 0 the score meets ``--min-score``; 1 it does not; 2 bad input (a missing, empty or
 malformed file, an unknown trace shape or matcher key, a bad option), with a one-line message
@@ -117,6 +118,9 @@ def _parser() -> argparse.ArgumentParser:
         help="when given, exit 1 if any trace scores below it",
     )
     _add_common(cmp)
+    from toolscore._dataset_cli import add_eval_dataset
+
+    add_eval_dataset(sub)
     return parser
 
 
@@ -246,6 +250,10 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # --help, or a usage error already printed
         return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    if args.command == "eval-dataset":
+        from toolscore._dataset_cli import run_eval_dataset
+
+        return run_eval_dataset(args, stream)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

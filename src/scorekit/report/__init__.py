@@ -9,12 +9,18 @@ from scorekit.report._recorder import Recorder, active_recorder, recording
 from scorekit.report._rows import Evidence, RunScore, TextScoreRow, ToolScoreRow, row_from_dict
 
 if TYPE_CHECKING:
+    from scorekit.report._dataset_report import (
+        render_dataset_html,
+        render_dataset_markdown,
+        render_dataset_text,
+    )
     from scorekit.report._summary import Section, summary_sections
     from scorekit.report._totals import JudgeTotals, judge_totals
     from scorekit.report._write import (
         FORMATS,
         ReportError,
         render_json,
+        write_dataset_report,
         write_html,
         write_json,
         write_markdown,
@@ -35,6 +41,10 @@ _LAZY = {
     "write_json": "_write",
     "write_markdown": "_write",
     "write_report": "_write",
+    "write_dataset_report": "_write",
+    "render_dataset_html": "_dataset_report",
+    "render_dataset_markdown": "_dataset_report",
+    "render_dataset_text": "_dataset_report",
 }
 
 __all__ = [
@@ -50,9 +60,13 @@ __all__ = [
     "active_recorder",
     "judge_totals",
     "recording",
+    "render_dataset_html",
+    "render_dataset_markdown",
+    "render_dataset_text",
     "render_json",
     "row_from_dict",
     "summary_sections",
+    "write_dataset_report",
     "write_html",
     "write_json",
     "write_markdown",
