@@ -23,6 +23,7 @@ __all__ = ["cpu_count", "local_results"]
 
 _task: BatchTask | None = None
 _done: DoneIds | None = None
+_failed: BaseException | None = None
 
 
 def cpu_count() -> int:
@@ -34,13 +35,20 @@ def cpu_count() -> int:
 
 
 def _init_worker(task: BatchTask, done: DoneIds | None) -> None:
-    global _task, _done
+    global _task, _done, _failed
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    task.prepare()
+    try:
+        task.prepare()
+    except Exception as exc:
+        # Raised from the first batch instead: an initializer that fails only breaks the
+        # pool, and the driver would see "a worker died" without the reason.
+        _failed = exc
     _task, _done = task, done
 
 
 def _score_in_worker(batch: RowBatch) -> ResultBatch:
+    if _failed is not None:
+        raise _failed
     assert _task is not None, "worker not initialised"
     return score_batch(_task, batch, _done)
 

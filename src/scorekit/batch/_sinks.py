@@ -10,7 +10,7 @@ under a temporary name and renamed when complete (every 65,536 rows or 10 second
 loses only the part in progress. At the end the parts are merged into ``<output>`` (row groups
 copied, memory bounded by one row group) and the folder is removed. A resumed run keeps the
 committed parts, and a finished output is moved into the parts folder to be merged again with
-the new rows.
+the new rows. ``SCOREKIT_PARQUET_PART_ROWS`` changes the rows per part (tests make it small).
 """
 
 from __future__ import annotations
@@ -225,6 +225,7 @@ class ParquetSink:
             path.unlink(missing_ok=True)
         self.parts.mkdir(parents=True, exist_ok=True)
         self._next = self._next_part_number()
+        self._part_limit = int(os.environ.get("SCOREKIT_PARQUET_PART_ROWS") or _PART_ROWS)
         self._writer: Any = None
         self._tmp: Path | None = None
         self._part_rows = 0
@@ -298,9 +299,9 @@ class ParquetSink:
         table = pa.Table.from_pydict(columns, schema=self.schema)
         self._pending.append(table)
         self._pending_rows += table.num_rows
-        if self._pending_rows >= _ROW_GROUP_ROWS:
+        if self._pending_rows >= min(_ROW_GROUP_ROWS, self._part_limit):
             self._flush_group()
-        if self._part_rows >= _PART_ROWS or (
+        if self._part_rows >= self._part_limit or (
             self._writer is not None and time.monotonic() - self._opened >= _PART_SECONDS
         ):
             self._commit()

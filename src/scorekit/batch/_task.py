@@ -181,7 +181,7 @@ def result_columns(task: BatchTask) -> list[str]:
 
 def _decode_line(line: bytes) -> dict[str, Any] | RowError:
     try:
-        value = json.loads(line)
+        value = json.loads(line.decode("utf-8"))
     except UnicodeDecodeError as exc:
         return RowError(
             "bad_json", f"the line is not UTF-8 text ({exc.reason} at byte {exc.start})"
