@@ -27,7 +27,9 @@ def test_scores_a_dataset_and_prints_the_summary(
 ) -> None:
     source = write_jsonl(tmp_path / "traces.jsonl", tool_rows(8))
     out = tmp_path / "results.parquet"
-    code, stdout, err = _tools(capsys, "eval-dataset", str(source), "-o", str(out), "--workers", "1")
+    code, stdout, err = _tools(
+        capsys, "eval-dataset", str(source), "-o", str(out), "--workers", "1"
+    )
     assert code == 0
     assert stdout.startswith(f"{source}: 8 rows in ")
     assert "  scored 8, errors 0\n" in stdout
@@ -103,7 +105,13 @@ def test_html_report_shows_every_score_as_an_offline_chart(
     assert "bad_json" in page and "Lowest score" in page
     json_path = tmp_path / "r.json"
     code, _, _ = _tools(
-        capsys, "eval-dataset", source, "--report", "json", "--report-path", str(json_path),
+        capsys,
+        "eval-dataset",
+        source,
+        "--report",
+        "json",
+        "--report-path",
+        str(json_path),
         "--no-progress",
     )
     doc = json.loads(json_path.read_text())
@@ -126,8 +134,19 @@ def test_texts_score_eval_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[
     out = tmp_path / "out.jsonl"
     code = texts_cli.main(
         [
-            "eval-dataset", source, "-o", str(out), "--provider", "scripted_judge:SentenceJudge",
-            "--workers", "1", "--min-mean", "0.6", "--no-progress", "--metric", "recall",
+            "eval-dataset",
+            source,
+            "-o",
+            str(out),
+            "--provider",
+            "scripted_judge:SentenceJudge",
+            "--workers",
+            "1",
+            "--min-mean",
+            "0.6",
+            "--no-progress",
+            "--metric",
+            "recall",
         ]
     )
     stdout, _ = capsys.readouterr()
@@ -136,8 +155,15 @@ def test_texts_score_eval_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "judge SentenceJudge: 16 calls" in stdout
     assert stdout.rstrip().endswith("PASS: mean recall 0.667 >= min 0.60")
     code = texts_cli.main(
-        ["eval-dataset", source, "--provider", "scripted_judge:DownJudge", "--no-progress",
-         "--workers", "1"]
+        [
+            "eval-dataset",
+            source,
+            "--provider",
+            "scripted_judge:DownJudge",
+            "--no-progress",
+            "--workers",
+            "1",
+        ]
     )
     _, err = capsys.readouterr()
     assert code == 0  # 8 rows: fewer than the 25 failures in a row that stop a run

@@ -111,7 +111,12 @@ def test_llm_judge_limit_is_shared_by_the_workers_and_the_cache_by_the_processes
     tmp_path: Path, judge_session: Session, fake_llm: Any, fake_llm_options: dict[str, Any]
 ) -> None:
     fake_llm.latency = 0.15
-    options = {**fake_llm_options, "max_concurrency": 4, "cache": "on", "cache_dir": str(tmp_path / "cache")}
+    options = {
+        **fake_llm_options,
+        "max_concurrency": 4,
+        "cache": "on",
+        "cache_dir": str(tmp_path / "cache"),
+    }
     judge_session(**options)
     texts = [
         {"id": i, "expected": f"Fact {i} holds. Other {i} too.", "given": f"Fact {i} holds."}

@@ -40,7 +40,9 @@ def test_every_row_scores_as_evaluate_does(tmp_path: Path, suffix: str) -> None:
     rows = tool_rows(40)
     source = write_jsonl(tmp_path / "traces.jsonl", rows)
     out = tmp_path / f"results{suffix}"
-    summary = toolscore.evaluate_dataset(source, output=out, workers=2, batch_size=7, progress=False)
+    summary = toolscore.evaluate_dataset(
+        source, output=out, workers=2, batch_size=7, progress=False
+    )
     got = results(out)
     assert [r["id"] for r in got] == [f"t{i}" for i in range(40)]
     assert [r["row"] for r in got] == list(range(40))
@@ -69,20 +71,28 @@ def test_every_row_scores_as_evaluate_does(tmp_path: Path, suffix: str) -> None:
 def test_parquet_sources_text_and_nested_columns_score_like_json_lines(tmp_path: Path) -> None:
     rows = [tool_row(i) for i in range(12) if i % 4 in (0, 1)]  # list-shaped traces only
     jsonl = toolscore.evaluate_dataset(
-        write_jsonl(tmp_path / "a.jsonl", rows), output=tmp_path / "a.jsonl.out.jsonl",
-        workers=1, progress=False,
+        write_jsonl(tmp_path / "a.jsonl", rows),
+        output=tmp_path / "a.jsonl.out.jsonl",
+        workers=1,
+        progress=False,
     )
     as_text = toolscore.evaluate_dataset(
         write_parquet(tmp_path / "b.parquet", rows, as_text=True),
-        output=tmp_path / "b.out.jsonl", workers=1, progress=False,
+        output=tmp_path / "b.out.jsonl",
+        workers=1,
+        progress=False,
     )
     # Nested columns: each args struct holds every key of the column (city, nights, hotel,
     # amount) with nulls; they must read as absent, or every call would get 3 extra arguments.
     nested = toolscore.evaluate_dataset(
         write_parquet(tmp_path / "c.parquet", rows, as_text=False),
-        output=tmp_path / "c.out.jsonl", workers=1, progress=False,
+        output=tmp_path / "c.out.jsonl",
+        workers=1,
+        progress=False,
     )
-    a, b, c = (read_jsonl(tmp_path / n) for n in ("a.jsonl.out.jsonl", "b.out.jsonl", "c.out.jsonl"))
+    a, b, c = (
+        read_jsonl(tmp_path / n) for n in ("a.jsonl.out.jsonl", "b.out.jsonl", "c.out.jsonl")
+    )
     assert a == b == c
     assert [r["score"] for r in a] == [1.0, 0.1] * 3
     assert jsonl.mean == as_text.mean == nested.mean == pytest.approx(0.55)
@@ -114,8 +124,11 @@ def test_bad_rows_are_recorded_counted_and_never_stop_the_run(tmp_path: Path) ->
         {"id": "no-trace", "expected": GOLD},  # a missing column
         {"id": "odd-trace", "expected": GOLD, "actual": {"weird": True}},  # unknown shape
         {"id": "bad-gold", "expected": [{"args": {}}], "actual": []},  # a call without tool
-        {"id": "bad-matcher", "expected": [{"tool": "a", "args": {"x": {"$nope": 1}}}],
-         "actual": []},
+        {
+            "id": "bad-matcher",
+            "expected": [{"tool": "a", "args": {"x": {"$nope": 1}}}],
+            "actual": [],
+        },
         {"expected": GOLD, "actual": GOLD},  # no id
         '{"id": "caf\xc3\x28"}',  # written as these bytes: not UTF-8
         *good[1:],
@@ -148,7 +161,12 @@ def test_bad_rows_are_recorded_counted_and_never_stop_the_run(tmp_path: Path) ->
     assert "$nope" in errors["bad-matcher"]
     assert "not UTF-8" in errors[8]
     assert (summary.rows, summary.scored, summary.errors) == (14, 6, 8)
-    assert summary.error_kinds == {"bad_json": 3, "bad_gold": 2, "missing_column": 2, "bad_trace": 1}
+    assert summary.error_kinds == {
+        "bad_json": 3,
+        "bad_gold": 2,
+        "missing_column": 2,
+        "bad_trace": 1,
+    }
     assert summary.mean == pytest.approx((4 * 1.0 + 2 * 0.1) / 6)  # t0..t5: kinds 0,1,2,3,0,1
     assert [e["row"] for e in summary.error_examples if e["kind"] == "bad_json"] == [1, 2, 8]
 
@@ -168,7 +186,9 @@ def test_max_errors_stops_early_and_keeps_what_was_written(tmp_path: Path) -> No
 def test_gold_from_a_separate_file_keyed_by_id(tmp_path: Path) -> None:
     rows = [{"id": f"t{i}", "actual": GOLD if i % 2 == 0 else []} for i in range(6)]
     rows.append({"id": "unknown", "actual": GOLD})
-    gold_file = write_jsonl(tmp_path / "gold.jsonl", [{"id": f"t{i}", "expected": GOLD} for i in range(6)])
+    gold_file = write_jsonl(
+        tmp_path / "gold.jsonl", [{"id": f"t{i}", "expected": GOLD} for i in range(6)]
+    )
     summary = toolscore.evaluate_dataset(
         write_jsonl(tmp_path / "traces.jsonl", rows),
         gold_file=gold_file,
@@ -182,7 +202,10 @@ def test_gold_from_a_separate_file_keyed_by_id(tmp_path: Path) -> None:
     # A JSON object {id: calls} works as a gold file too, and so does a join column.
     (tmp_path / "gold.json").write_text(json.dumps({"case-a": GOLD}))
     by_case = toolscore.evaluate_dataset(
-        [{"id": "x1", "case": "case-a", "actual": GOLD}, {"id": "x2", "case": "case-a", "actual": []}],
+        [
+            {"id": "x1", "case": "case-a", "actual": GOLD},
+            {"id": "x2", "case": "case-a", "actual": []},
+        ],
         gold_file=tmp_path / "gold.json",
         gold_key="case",
         workers=1,
@@ -192,15 +215,29 @@ def test_gold_from_a_separate_file_keyed_by_id(tmp_path: Path) -> None:
 
 
 def test_weights_and_strict_reach_every_row(tmp_path: Path) -> None:
-    rows = [{"id": "a", "expected": [{"tool": "f", "args": {"n": 1}}], "actual": [{"tool": "f", "args": {"n": 1.0}}]}]
+    rows = [
+        {
+            "id": "a",
+            "expected": [{"tool": "f", "args": {"n": 1}}],
+            "actual": [{"tool": "f", "args": {"n": 1.0}}],
+        }
+    ]
     lenient = toolscore.evaluate_dataset(rows, workers=1, progress=False)
     strict = toolscore.evaluate_dataset(rows, strict=True, workers=1, progress=False)
     assert lenient.mean == 1.0
     # Strict: the argument differs (int vs float): argument F1 0 -> 1 - 0.3 = 0.7.
     assert strict.mean == pytest.approx(0.7)
     weighted = toolscore.evaluate_dataset(
-        rows, strict=True, weights={"argument_f1": 1.0, "selection_accuracy": 0, "sequence_accuracy": 0, "redundant_rate": 0},
-        workers=1, progress=False,
+        rows,
+        strict=True,
+        weights={
+            "argument_f1": 1.0,
+            "selection_accuracy": 0,
+            "sequence_accuracy": 0,
+            "redundant_rate": 0,
+        },
+        workers=1,
+        progress=False,
     )
     assert weighted.mean == 0.0
     with pytest.raises(ValueError, match="weight"):

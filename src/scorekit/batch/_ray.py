@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -176,10 +177,10 @@ def _dataset(ray: Any, source: Source, task: BatchTask, wanted: list[str], batch
         for file in source.files:
             check_columns(_parquet_file(file).schema_arrow.names, wanted, file.path)
         paths = [f.path for f in source.files]
-        return ray.data.read_parquet(paths, columns=wanted, num_cpus=0), False
+        return ray.data.read_parquet(paths).select_columns(wanted), False
     if formats == {"jsonl"}:
         paths = [f.path for f in source.files]
-        return ray.data.read_datasource(_lines_datasource(paths, batch_size), num_cpus=0), True
+        return ray.data.read_datasource(_lines_datasource(paths, batch_size)), True
     raise DatasetError(
         f"{source.label}: the ray engine reads one format per run (JSON lines or Parquet);"
         " this source mixes them"
@@ -229,12 +230,18 @@ def ray_results(
             batch_size=batch_size,
             batch_format="pyarrow",
             compute=ray.data.ActorPoolStrategy(size=workers),
-            num_cpus=1,
+            # Half a CPU each: a whole one per actor leaves Ray Data no room to schedule the
+            # reads on a cluster with as many CPUs as workers, and the run waits forever.
+            num_cpus=0.5,
         )
         names = [n for n in arrow_schema(task.fields).names if n != ROW]
         assert names[0] == ID
-        for table in scored.iter_batches(batch_size=None, batch_format="pyarrow"):
-            yield from _unpack(table, names)
+        with warnings.catch_warnings():
+            # Ray Data's advice about its own tuning (block counts, deprecations) is not the
+            # user's to act on here.
+            warnings.filterwarnings("ignore", module=r"ray(\.|$)")
+            for table in scored.iter_batches(batch_size=None, batch_format="pyarrow"):
+                yield from _unpack(table, names)
     finally:
         ctx.execution_options.preserve_order, ctx.enable_progress_bars = saved
         data_logger.setLevel(saved_level)
