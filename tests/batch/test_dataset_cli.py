@@ -89,7 +89,7 @@ def test_max_errors_exit_two_after_the_summary(
 def test_html_report_shows_every_score_as_an_offline_chart(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    source = str(write_jsonl(tmp_path / "t.jsonl", tool_rows(8) + ["{oops"]))
+    source = str(write_jsonl(tmp_path / "t.jsonl", [*tool_rows(8), "{oops"]))
     out = tmp_path / "results.jsonl"
     code, stdout, _ = _tools(
         capsys, "eval-dataset", source, "-o", str(out), "--report", "html", "--no-progress"

@@ -93,7 +93,7 @@ def test_bad_rows_become_error_rows(judge_session: Session) -> None:
 def test_a_judge_that_is_down_stops_the_run(tmp_path: Path, judge_session: Session) -> None:
     judge_session(DownJudge())
     out = tmp_path / "out.jsonl"
-    with pytest.raises(JudgeOutageError, match="25 rows in a row.*revoked"):
+    with pytest.raises(JudgeOutageError, match=r"25 rows in a row.*revoked"):
         pts.evaluate_dataset(pair_rows(200), output=out, workers=1, batch_size=10, progress=False)
     kept = read_jsonl(out)
     assert 25 <= len(kept) < 200  # what was written stays, for --resume

@@ -53,7 +53,7 @@ def test_every_row_scores_as_evaluate_does(tmp_path: Path, suffix: str) -> None:
             assert res[name] == getattr(direct, name), (row["id"], name)
         assert res["grade"] == direct.grade
         assert res["error"] is None and res["error_kind"] is None
-    empty = [r for r in got if r["id"] == "t1"][0]
+    empty = next(r for r in got if r["id"] == "t1")
     assert (empty["missing_calls"], empty["extra_calls"], empty["expected_calls"]) == (3, 0, 3)
     assert empty["missing_tools"] == ["search", "book", "pay"]
     # 10 rows of each kind: 30 score 1.0, 10 score 0.1.
@@ -189,7 +189,7 @@ def test_gold_from_a_separate_file_keyed_by_id(tmp_path: Path) -> None:
     gold_file = write_jsonl(
         tmp_path / "gold.jsonl", [{"id": f"t{i}", "expected": GOLD} for i in range(6)]
     )
-    summary = toolscore.evaluate_dataset(
+    toolscore.evaluate_dataset(
         write_jsonl(tmp_path / "traces.jsonl", rows),
         gold_file=gold_file,
         output=tmp_path / "out.jsonl",
@@ -251,16 +251,16 @@ def test_clear_errors_for_a_run_that_cannot_start(tmp_path: Path) -> None:
     with pytest.raises(DatasetError, match="cannot tell the format"):
         toolscore.evaluate_dataset(tmp_path / "data.csv", progress=False)
     source = write_jsonl(tmp_path / "t.jsonl", tool_rows(4))
-    with pytest.raises(DatasetError, match="use .parquet or .jsonl"):
+    with pytest.raises(DatasetError, match=r"use \.parquet or \.jsonl"):
         toolscore.evaluate_dataset(source, output=tmp_path / "out.csv", progress=False)
-    with pytest.raises(DatasetError, match="none of the first 4 rows.*'gold'"):
+    with pytest.raises(DatasetError, match=r"none of the first 4 rows.*'gold'"):
         toolscore.evaluate_dataset(source, gold="gold", workers=1, progress=False)
     with pytest.raises(DatasetError, match="resume needs output"):
         toolscore.evaluate_dataset(source, resume=True, progress=False)
     with pytest.raises(DatasetError, match="engine must be one of local, ray"):
         toolscore.evaluate_dataset(source, engine="spark", progress=False)
     write_parquet(tmp_path / "p.parquet", tool_rows(4), as_text=True)
-    with pytest.raises(DatasetError, match="has no column 'trace'.*columns: id, expected, actual"):
+    with pytest.raises(DatasetError, match=r"has no column 'trace'.*columns: id, expected, actual"):
         toolscore.evaluate_dataset(tmp_path / "p.parquet", trace="trace", progress=False)
 
 
