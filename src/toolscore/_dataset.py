@@ -20,7 +20,7 @@ from typing import Any
 from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from scorekit.batch import DatasetError, DatasetSummary, Field, RowError, run_dataset
 from scorekit.batch._sources import read_batches, resolve_source
-from scorekit.batch._task import row_id
+from scorekit.batch._task import gc_paused, row_id
 from toolscore._evaluate import evaluate
 from toolscore._trace_gold import GoldFormatError, decode_value
 
@@ -92,7 +92,7 @@ class ToolTask:
     strict: bool = False
     gold_key: str | None = None
     gold_index: Mapping[str, str] | None = None
-    batch_size: int = 2048
+    batch_size: int = 512
 
     fields = TOOL_FIELDS
     main_score = "score"
@@ -145,7 +145,7 @@ class ToolTask:
         """Score each row with :func:`toolscore.evaluate`."""
         out: list[tuple[Any, ...] | RowError] = []
         weights, strict = self.weights, self.strict
-        with warnings.catch_warnings(record=True) as caught:
+        with gc_paused(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for row, line in zip(rows, raw, strict=True):
                 seen = len(caught)
@@ -308,7 +308,7 @@ def evaluate_dataset(
             Parquet rows with ``gold_key`` and ``gold`` columns, or a JSON object
             ``{key: calls}``.
         gold_key: the column joining rows to ``gold_file`` (default: ``id``).
-        batch_size: rows per batch (default 2048).
+        batch_size: rows per batch (default 512).
         progress: None: a bar on a terminal, a line every 10 s elsewhere; False: silent.
 
     Returns:
