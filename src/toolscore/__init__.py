@@ -12,14 +12,14 @@ Example:
 
 from typing import TYPE_CHECKING, Any
 
-from toolscore._trace import evaluate_trace
+from toolscore.capture import TraceCapture, capture_trace
 from toolscore.core import (
     EvaluationResult,
     ToolScoreAssertionError,
     assert_tools,
     cases,
     evaluate,
-    letter_grade,
+    evaluate_trace,
     test_agent,
     test_agent_async,
 )
@@ -28,18 +28,42 @@ from toolscore.integrations import (
     auto_extract,
     from_anthropic,
     from_claude_agent_sdk,
+    from_crewai,
     from_gemini,
     from_langgraph,
     from_openai,
     from_openai_agents,
+    from_otel,
     from_pydantic_ai,
 )
 from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
+from toolscore.snapshots import Snapshot, SnapshotStore, snapshot_check
+from toolscore.verdict import FixSuggestion, letter_grade
+
+
+def __getattr__(name: str) -> Any:
+    # __version__ is read from the installed distribution's metadata on first use:
+    # importlib.metadata is slow to import, and every pytest run imports this package.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("llm-scorekit")
+        except PackageNotFoundError:  # a source tree that was never installed
+            value = "0+unknown"
+        globals()["__version__"] = value
+        return value
+    if name == "evaluate_dataset":
+        # The dataset layer (numpy, the batch engines) loads on first use, not with the package.
+        from toolscore._dataset import evaluate_dataset
+
+        globals()[name] = evaluate_dataset
+        return evaluate_dataset
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 if TYPE_CHECKING:
     from toolscore._dataset import evaluate_dataset
-
-__version__ = "0.1.0"
 
 __all__ = [
     "ANY",
@@ -47,14 +71,19 @@ __all__ = [
     "Contains",
     "EvaluationResult",
     "Expectation",
+    "FixSuggestion",
     "IsType",
     "Matcher",
     "OneOf",
     "Regex",
+    "Snapshot",
+    "SnapshotStore",
     "ToolScoreAssertionError",
+    "TraceCapture",
     "__version__",
     "assert_tools",
     "auto_extract",
+    "capture_trace",
     "cases",
     "evaluate",
     "evaluate_dataset",
@@ -62,22 +91,15 @@ __all__ = [
     "expect",
     "from_anthropic",
     "from_claude_agent_sdk",
+    "from_crewai",
     "from_gemini",
     "from_langgraph",
     "from_openai",
     "from_openai_agents",
+    "from_otel",
     "from_pydantic_ai",
     "letter_grade",
+    "snapshot_check",
     "test_agent",
     "test_agent_async",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    # The dataset layer (numpy, the batch engines) loads on first use, not with the package.
-    if name == "evaluate_dataset":
-        from toolscore._dataset import evaluate_dataset
-
-        globals()[name] = evaluate_dataset
-        return evaluate_dataset
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

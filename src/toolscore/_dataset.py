@@ -21,8 +21,8 @@ from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from scorekit.batch import DatasetError, DatasetSummary, Field, RowError, run_dataset
 from scorekit.batch._sources import read_batches, resolve_source
 from scorekit.batch._task import gc_paused, row_id
-from toolscore._evaluate import evaluate
-from toolscore._trace_gold import GoldFormatError, decode_value
+from toolscore._engine.trace_gold import GoldFormatError, decode_value
+from toolscore.core import evaluate
 
 __all__ = ["TOOL_FIELDS", "ToolTask", "evaluate_dataset"]
 

@@ -1,57 +1,48 @@
-"""The ``toolscore`` command: score recorded traces against a gold file.
+"""The ``toolscore`` command (also installed as ``tool-scorer``, Toolscore's name for it).
 
-Usage::
+Subcommands, one module each under ``toolscore._cli``::
 
-    toolscore eval GOLD TRACE [--min-score 0.9] [--format auto] [--strict]
-                              [--report json|md|html -o PATH]
-    toolscore compare GOLD TRACE [TRACE ...] [--min-score X] [--format auto] [--strict]
-                              [--report json|md|html -o PATH]
-    toolscore eval-dataset SOURCE [...]   (see toolscore._dataset_cli)
+    toolscore eval GOLD TRACE        score a trace (exit 1 below --min-score)
+    toolscore compare GOLD TRACE...  rank several traces
+    toolscore eval-dataset SOURCE    score every row of a dataset (JSON lines, Parquet; Ray)
+    toolscore regression BASELINE TRACE -g GOLD
+                                     compare with a saved baseline (exit 1 on a regression)
+    toolscore record / approve / snapshots list|show|rm
+                                     the snapshot workflow (see toolscore.snapshots)
+    toolscore validate FILE          check that a trace (or gold) file can be read
+    toolscore generate --from-openai FUNCTIONS
+                                     gold cases from function schemas
+    toolscore init                   a test suite for your agent that passes right away
+    toolscore bfcl OUTPUTS -q Q -a A score a model's outputs with BFCL's rules (toolscore.bfcl)
 
-Exit codes: 0 the score meets ``--min-score``; 1 it does not; 2 bad input (a missing, empty or
-malformed file, an unknown trace shape or matcher key, a bad option), with a one-line message
-that names the file and the problem.
+Exit codes: 0 success; 1 a score below its threshold, a regression, a forbidden call with
+``--fail-on-violations``; 2 bad input (a missing, empty or malformed file, an unknown trace
+shape or matcher key, a bad option), with a one-line message that names the file and the
+problem.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import warnings
 from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-from toolscore._trace_files import TRACE_FORMATS, TraceFileError
+from toolscore._cli import eval_dataset as dataset_command
+from toolscore._cli import evaluate as evaluate_commands
+from toolscore._cli import generate as generate_command
+from toolscore._cli import init as init_command
+from toolscore._cli import regression as regression_command
+from toolscore._cli import snapshots as snapshot_commands
+from toolscore._cli import validate as validate_command
+from toolscore._cli.common import EXIT_BAD_INPUT, CommandError
+from toolscore._engine.trace_files import TraceFileError
 
-if TYPE_CHECKING:
-    from scorekit.report import ToolScoreRow
-    from toolscore._result import EvaluationResult
+__all__ = ["main", "run"]
 
-__all__ = ["main"]
-
-EXIT_OK = 0
-EXIT_BELOW = 1
-EXIT_BAD_INPUT = 2
-_REPORT_SUFFIXES = {
-    ".json": "json",
-    ".md": "md",
-    ".markdown": "md",
-    ".html": "html",
-    ".htm": "html",
-}
-_COLUMNS = (
-    ("tool_f1", "tool_f1"),
-    ("argument_f1", "arg_f1"),
-    ("sequence_accuracy", "sequence"),
-    ("redundant_rate", "redundant"),
-)
-
-
-class _BadInput(Exception):
-    """Bad input: printed as one line, exit code 2."""
+_BadInput = CommandError  # the name subcommand modules of other packages may still use
 
 
 class _Parser(argparse.ArgumentParser):
@@ -59,182 +50,31 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def _min_score(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--min-score must be a number, got {text!r}") from None
-    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"--min-score must be between 0 and 1, got {text}")
-    return value
-
-
-def _add_common(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--format",
-        "-f",
-        choices=TRACE_FORMATS,
-        default="auto",
-        help="trace file format (default: auto-detect)",
-    )
-    p.add_argument(
-        "--strict", action="store_true", help="compare argument values by exact type and value"
-    )
-    p.add_argument(
-        "--report",
-        choices=("json", "md", "html"),
-        help="also write a report in this format (needs -o PATH)",
-    )
-    p.add_argument("-o", "--output", metavar="PATH", help="where to write the report")
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="toolscore",
-        description="Score the tool calls recorded in trace files against a gold file.",
+        description="Score the tool calls of LLM agents: against gold files (eval, compare, "
+        "regression), against approved snapshots (record, approve, snapshots), and more.",
     )
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    ev = sub.add_parser(
-        "eval",
-        help="score one trace; exit 1 when the score is below --min-score",
-        description="Score one trace against a gold file. Exit 0 when the score meets "
-        "--min-score, 1 when it does not, 2 on bad input.",
-    )
-    ev.add_argument("gold", help="JSON list of expected calls (argument matchers allowed)")
-    ev.add_argument("trace", help="recorded calls: provider response, MCP log or call list")
-    ev.add_argument("--min-score", type=_min_score, default=0.9, help="passing score (default 0.9)")
-    _add_common(ev)
-    cmp = sub.add_parser(
-        "compare",
-        help="rank several traces (models, prompts) against one gold file",
-        description="Score several traces against one gold file and rank them.",
-    )
-    cmp.add_argument("gold", help="JSON list of expected calls")
-    cmp.add_argument("traces", nargs="+", metavar="trace", help="trace files to rank")
-    cmp.add_argument(
-        "--min-score",
-        type=_min_score,
-        default=None,
-        help="when given, exit 1 if any trace scores below it",
-    )
-    _add_common(cmp)
-    from toolscore._dataset_cli import add_eval_dataset
+    from toolscore import __version__
 
-    add_eval_dataset(sub)
+    parser.add_argument("--version", action="version", version=f"toolscore, version {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    evaluate_commands.register(sub)
+    dataset_command.register(sub)
+    regression_command.register(sub)
+    snapshot_commands.register(sub)
+    validate_command.register(sub)
+    generate_command.register(sub)
+    init_command.register(sub)
+    # Subcommands of other packages register a parser whose ``run(args, out)`` handles it.
+    from toolscore.bfcl._cli import register as register_bfcl
+
+    register_bfcl(sub)
     return parser
 
 
-def _report_format(args: argparse.Namespace) -> str | None:
-    if args.report and not args.output:
-        raise _BadInput(f"--report {args.report} needs -o PATH (where to write it)")
-    if args.output and not args.report:
-        fmt = _REPORT_SUFFIXES.get(Path(args.output).suffix.lower())
-        if fmt is None:
-            raise _BadInput(
-                f"-o {args.output}: cannot tell the report format from the suffix; "
-                "add --report json|md|html"
-            )
-        return fmt
-    report: str | None = args.report
-    return report
-
-
-def _evaluate(
-    trace: str, fmt: str, strict: bool, expected: list[dict[str, Any]]
-) -> EvaluationResult:
-    from toolscore._evaluate import evaluate
-    from toolscore._trace import load_trace
-
-    actual = load_trace(trace, fmt)
-    try:
-        return evaluate(expected, actual, strict=strict)
-    except (TypeError, ValueError) as exc:
-        raise _BadInput(f"{trace}: {' '.join(str(exc).split())}") from None
-
-
-def _row(result: EvaluationResult, trace: str, threshold: float | None, cmd: str) -> ToolScoreRow:
-    from toolscore._assertions import score_row
-
-    return score_row(
-        result,
-        test_id=trace,
-        function=f"toolscore {cmd}",
-        threshold=threshold,
-        passed=threshold is None or result.score >= threshold,
-        details=result.to_dict(),
-    )
-
-
-def _write_report(rows: list[ToolScoreRow], path: str, fmt: str, out: TextIO) -> None:
-    from scorekit.report import ReportError, write_report
-
-    try:
-        written = write_report(rows, None, path, fmt)
-    except ReportError as exc:
-        raise _BadInput(str(exc)) from None
-    out.write(f"{fmt} report written to {written}\n")
-
-
-def _scores_line(result: EvaluationResult) -> str:
-    parts = [f"{label} {getattr(result, name):.3f}" for name, label in _COLUMNS]
-    return "  ".join(parts)
-
-
-def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore._render import render_result
-    from toolscore._trace import load_gold
-
-    fmt = _report_format(args)
-    expected = load_gold(args.gold)
-    result = _evaluate(args.trace, args.format, args.strict, expected)
-    passed = result.score >= args.min_score
-    out.write(render_result(result, min_score=args.min_score).rstrip() + "\n\n")
-    out.write(_scores_line(result) + "\n")
-    verdict = "PASS" if passed else "FAIL"
-    op = ">=" if passed else "<"
-    out.write(
-        f"{verdict}: {args.trace}: score {result.score:.3f} (grade {result.grade}) "
-        f"{op} min {args.min_score:.2f}\n"
-    )
-    if fmt:
-        _write_report([_row(result, args.trace, args.min_score, "eval")], args.output, fmt, out)
-    return EXIT_OK if passed else EXIT_BELOW
-
-
-def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore._trace import load_gold
-
-    fmt = _report_format(args)
-    expected = load_gold(args.gold)
-    scored = []
-    for trace in args.traces:
-        scored.append((trace, _evaluate(trace, args.format, args.strict, expected)))
-    scored.sort(key=lambda pair: (-pair[1].score, pair[0]))
-    header = ["rank", "trace", "score", "grade", *(label for _, label in _COLUMNS)]
-    header += ["missing", "extra"]
-    table = [header]
-    for rank, (trace, r) in enumerate(scored, 1):
-        table.append(
-            [str(rank), trace, f"{r.score:.3f}", r.grade]
-            + [f"{getattr(r, name):.3f}" for name, _ in _COLUMNS]
-            + [str(len(r.missing_calls)), str(len(r.extra_calls))]
-        )
-    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
-    for row in table:
-        out.write("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() + "\n")
-    below = [t for t, r in scored if args.min_score is not None and r.score < args.min_score]
-    if args.min_score is not None:
-        if below:
-            out.write(f"FAIL: {len(below)} of {len(scored)} below min {args.min_score:.2f}\n")
-        else:
-            out.write(f"PASS: all {len(scored)} traces >= min {args.min_score:.2f}\n")
-    if fmt:
-        rows = [_row(r, t, args.min_score, "compare") for t, r in scored]
-        _write_report(rows, args.output, fmt, out)
-    return EXIT_BELOW if below else EXIT_OK
-
-
-def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
+def run(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
     """Run the ``toolscore`` command; returns the exit code.
 
     Args:
@@ -242,7 +82,7 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
         out: where normal output goes (default: ``sys.stdout``); errors go to ``sys.stderr``.
 
     Example:
-        >>> main(["eval", "missing-gold.json", "trace.json"])
+        >>> run(["eval", "missing-gold.json", "trace.json"])
         2
     """
     stream = out or sys.stdout
@@ -250,14 +90,10 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
         args = _parser().parse_args(argv)
     except SystemExit as exc:  # --help, or a usage error already printed
         return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
-    if args.command == "eval-dataset":
-        from toolscore._dataset_cli import run_eval_dataset
-
-        return run_eval_dataset(args, stream)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            code = _cmd_eval(args, stream) if args.command == "eval" else _cmd_compare(args, stream)
+            code = int(args.run(args, stream))
         # e.g. arguments that are not valid JSON: the call is kept, the user is told, in one line.
         for w in caught:
             sys.stderr.write(f"toolscore: warning: {' '.join(str(w.message).split())}\n")
@@ -280,6 +116,42 @@ def main(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int
         )
         return EXIT_BAD_INPUT
 
+
+class _Command:
+    """The ``toolscore`` command as an object: ``main(argv)`` returns the exit code.
+
+    It also answers click's test runner the way Toolscore's click group does:
+    ``CliRunner().invoke(main, ["eval", ...])`` calls ``main.main(args=...)``, which runs the
+    command and exits with its code (``standalone_mode=False``: returns it instead).
+    """
+
+    name = "toolscore"
+
+    def __call__(self, argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
+        return run(argv, out=out)
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> int:
+        """Run with ``args`` (default: the command line); exit with the code when standalone."""
+        code = run(list(args) if args is not None else None)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+main = _Command()
+"""``main(argv=None, *, out=None) -> int``: run the ``toolscore`` command (see :func:`run`).
+
+Example:
+    >>> main(["eval", "missing-gold.json", "trace.json"])
+    2
+"""
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

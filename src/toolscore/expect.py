@@ -32,18 +32,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolscore._assertions import (
+from toolscore._engine.assertions import (
     ToolScoreAssertionError,
     check_min_score,
     check_response,
     record_row,
 )
-from toolscore._calls import CallList
-from toolscore._compare import values_match
-from toolscore._evaluate import evaluate_calls
-from toolscore._render import format_call, format_value
-from toolscore._result import EvaluationResult
-from toolscore._weights import resolve_weights
+from toolscore._engine.calls import CallList
+from toolscore._engine.compare import args_satisfy, values_match
+from toolscore._engine.evaluate import evaluate_calls
+from toolscore._engine.render import format_call, format_value
+from toolscore._engine.result import EvaluationResult
+from toolscore._engine.weights import resolve_weights
 
 __all__ = ["Expectation", "expect"]
 
@@ -66,10 +66,6 @@ def _declaration(tool: str, args: Mapping[str, Any]) -> str:
     return ", ".join([repr(tool), *(f"{k}={format_value(v, 40)}" for k, v in args.items())])
 
 
-def _satisfies(args: Mapping[str, Any], wanted: Mapping[str, Any], strict: bool) -> bool:
-    return all(k in args and values_match(v, args[k], strict) for k, v in wanted.items())
-
-
 def _matching_calls(
     trace: CallList, tool: str, wanted: Mapping[str, Any], strict: bool
 ) -> list[int]:
@@ -77,7 +73,7 @@ def _matching_calls(
     return [
         j
         for j, (t, args) in enumerate(zip(trace.tools, trace.args, strict=False))
-        if t == tool and _satisfies(args or {}, wanted, strict)
+        if t == tool and args_satisfy(args, wanted, strict)
     ]
 
 
@@ -151,6 +147,7 @@ class Expectation:
             TypeError: the agent is async (use :meth:`run_async`).
         """
         __tracebackhide__ = True
+        self._need_expectations()
         started = time.perf_counter()
         response = self._subject
         if self._is_agent():
@@ -171,6 +168,7 @@ class Expectation:
     async def run_async(self) -> EvaluationResult:
         """Like :meth:`run`, awaiting the agent when it is async."""
         __tracebackhide__ = True
+        self._need_expectations()
         started = time.perf_counter()
         response = self._subject
         if self._is_agent():
@@ -179,6 +177,13 @@ class Expectation:
             if inspect.isawaitable(response):
                 response = await response
         return self._check(response, started)
+
+    def _need_expectations(self) -> None:
+        if not self._declared and not self._forbidden and self._min_score is None:
+            raise ValueError(
+                "expect(...) has no expectations to check: declare at least one with "
+                ".calls(), .then_calls(), .does_not_call() or .with_score() before .run()"
+            )
 
     def _need_prompt(self) -> None:
         if self._prompt is None:
@@ -202,7 +207,7 @@ class Expectation:
         passed = not problems and (threshold is None or result.score >= threshold)
         record_row("expect", result, threshold, passed, time.perf_counter() - started)
         if not passed:
-            from toolscore._render import render_result
+            from toolscore._engine.render import render_result
 
             hint = None
             if forbidden and not declared:

@@ -16,10 +16,15 @@ Shapes read:
 * Anthropic Messages: ``content[]`` blocks of type ``tool_use``.
 * Gemini: ``candidates[].content.parts[].functionCall`` (or ``function_call``).
 * LangChain / LangGraph: ``{"messages": [...]}`` states and message lists, with
-  ``AIMessage.tool_calls`` (``name``/``args``) or OpenAI wire format.
+  ``AIMessage.tool_calls`` (``name``/``args``) or OpenAI wire format; agent actions
+  (``tool``/``tool_input``, ``action``/``action_input``; a text input is ``{"input": text}``).
 * OpenAI Agents SDK: ``RunResult.new_items`` of type ``tool_call_item`` (``raw_item``).
 * Pydantic AI: ``result.all_messages()`` parts with ``part_kind == "tool-call"``.
 * Claude Agent SDK: message lists whose ``content`` holds ``ToolUseBlock``/``tool_use``.
+* OpenTelemetry GenAI spans (``execute_tool``, MCP ``tools/call``): an OTLP/JSON export, span
+  dicts or SDK span objects (:func:`from_otel`; these calls also carry ``result``,
+  ``is_error``, ``error``, ``duration`` and ``id``).
+* CrewAI: ``tools_results`` entries (``tool_name``, ``tool_args``).
 
 Example:
     >>> from toolscore.integrations import from_anthropic
@@ -30,59 +35,36 @@ Example:
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import warnings
 from collections.abc import Mapping
 from typing import Any
+
+from toolscore._engine.otel import looks_like_otel, otel_calls
+from toolscore._engine.shapes import (
+    MalformedArgumentsWarning,
+    action_input,
+    plain,
+    read_arguments,
+)
 
 __all__ = [
     "MalformedArgumentsWarning",
     "auto_extract",
     "from_anthropic",
     "from_claude_agent_sdk",
+    "from_crewai",
     "from_gemini",
     "from_langgraph",
     "from_openai",
     "from_openai_agents",
+    "from_otel",
     "from_pydantic_ai",
 ]
 
 Call = dict[str, Any]
 
 
-class MalformedArgumentsWarning(UserWarning):
-    """A tool call's arguments were not a JSON object; the call is kept with ``{}``."""
-
-
 class _Unrecognised(Exception):
     pass
-
-
-def _plain(obj: Any) -> Any:
-    """One level of an SDK object as a dict (nested values converted when read)."""
-    if obj is None or isinstance(obj, (Mapping, str, bytes, int, float, list, tuple)):
-        return obj
-    dump = getattr(obj, "model_dump", None)
-    if callable(dump):
-        try:
-            data = dump()
-        except Exception:
-            data = None
-        if isinstance(data, Mapping):
-            out = dict(data)
-            out.setdefault("__type__", type(obj).__name__)
-            return out
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out = {f.name: getattr(obj, f.name, None) for f in dataclasses.fields(obj)}
-        out["__type__"] = type(obj).__name__
-        return out
-    attrs = getattr(obj, "__dict__", None)
-    if isinstance(attrs, dict):
-        out = {k: v for k, v in attrs.items() if not k.startswith("_")}
-        out["__type__"] = type(obj).__name__
-        return out
-    return obj
 
 
 def _get(d: Mapping[str, Any], *names: str) -> Any:
@@ -93,50 +75,9 @@ def _get(d: Mapping[str, Any], *names: str) -> Any:
     return None
 
 
-def _args(raw: Any, tool: str) -> dict[str, Any]:
-    """Arguments as a dict: JSON text parsed, malformed text warned about."""
-    raw = _plain(raw)
-    if raw is None or raw == "":
-        return {}
-    if isinstance(raw, Mapping):
-        return dict(raw)
-    if isinstance(raw, (str, bytes)):
-        try:
-            parsed = json.loads(raw)
-        except ValueError:
-            parsed = None
-        else:
-            if isinstance(parsed, dict):
-                return parsed
-        warnings.warn(
-            f"toolscore: the arguments of the call to {tool!r} are not a JSON object, so the "
-            f"call is kept with no arguments. Raw arguments: {_short(raw)}",
-            MalformedArgumentsWarning,
-            stacklevel=4,
-        )
-        return {}
-    warnings.warn(
-        f"toolscore: the arguments of the call to {tool!r} are a {type(raw).__name__}, not a "
-        f"dict, so the call is kept with no arguments. Raw arguments: {_short(raw)}",
-        MalformedArgumentsWarning,
-        stacklevel=4,
-    )
-    return {}
-
-
-def parse_arguments(raw: str | bytes, tool: str) -> dict[str, Any]:
-    """Arguments sent as JSON text, parsed; malformed text warns and gives ``{}``."""
-    return _args(raw, tool)
-
-
-def _short(raw: Any) -> str:
-    text = repr(raw)
-    return text if len(text) <= 200 else text[:197] + "..."
-
-
 def _call(name: Any, raw_args: Any) -> Call:
     tool = str(name) if name is not None else ""
-    return {"tool": tool, "args": _args(raw_args, tool)}
+    return {"tool": tool, "args": read_arguments(raw_args, tool)}
 
 
 # --- one object of any known shape -------------------------------------------------------
@@ -144,6 +85,8 @@ def _call(name: Any, raw_args: Any) -> Call:
 # Keys of messages, blocks and parts that can legitimately hold no tool call.
 _MESSAGE_KEYS = ("role", "type", "content", "parts", "part_kind", "kind", "text", "subtype")
 _TOOL_USE_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+# Claude Agent SDK dataclasses carry no "type" field: known by their class name.
+_SDK_TOOL_USE = ("ToolUseBlock", "ServerToolUseBlock")
 
 
 def _extract(obj: Any) -> list[Call]:
@@ -156,31 +99,37 @@ def _extract(obj: Any) -> list[Call]:
     all_messages = getattr(obj, "all_messages", None)
     if callable(all_messages) and not isinstance(obj, Mapping):  # Pydantic AI run result
         return _extract(list(all_messages()))
-    d = _plain(obj)
+    d = plain(obj)
     if not isinstance(d, Mapping):
         raise _Unrecognised(type(obj).__name__)
 
     tool = d.get("tool")
+    if isinstance(tool, str) and "tool_input" in d:  # a LangChain AgentAction
+        return [{"tool": tool, "args": action_input(d.get("tool_input"), tool)}]
     if isinstance(tool, str) and "__type__" not in d:  # already a call dict
-        return [{"tool": tool, "args": _args(d.get("args"), tool)}]
+        return [{"tool": tool, "args": read_arguments(d.get("args"), tool)}]
+    if isinstance(d.get("action"), str) and "action_input" in d:  # a LangChain agent step
+        return [{"tool": d["action"], "args": action_input(d.get("action_input"), d["action"])}]
     if "choices" in d:  # OpenAI chat completion
         out = []
         for choice in d.get("choices") or []:
-            out.extend(_message(_plain(_get(_plain(choice), "message", "delta") or {})))
+            out.extend(_message(plain(_get(plain(choice), "message", "delta") or {})))
         return out
     if "candidates" in d:  # Gemini
         out = []
         for cand in d.get("candidates") or []:
-            content = _plain(_plain(cand).get("content")) or {}
+            content = plain(plain(cand).get("content")) or {}
             out.extend(_extract(list(content.get("parts") or [])))
         return out
     if "new_items" in d:  # OpenAI Agents SDK RunResult
         return _extract(list(d.get("new_items") or []))
     kind = d.get("type")
+    if isinstance(d.get("data"), Mapping) and isinstance(kind, str) and len(d) == 2:
+        return _extract(d["data"])  # LangChain's messages_to_dict form {"type": ..., "data": ...}
     if kind == "tool_call_item" or d.get("__type__") == "ToolCallItem":
-        raw = _plain(d.get("raw_item")) or {}
+        raw = plain(d.get("raw_item")) or {}
         return [_call(_get(raw, "name", "type"), _get(raw, "arguments", "input"))]
-    fn = _plain(d.get("function"))
+    fn = plain(d.get("function"))
     if isinstance(fn, Mapping) and "name" in fn:  # one OpenAI wire-format tool call
         return [_call(fn.get("name"), fn.get("arguments"))]
     if kind in ("tool_call", "invalid_tool_call") and "name" in d:  # one LangChain ToolCall
@@ -192,7 +141,7 @@ def _extract(obj: Any) -> list[Call]:
     if isinstance(kind, str) and kind.endswith("_call") and "id" in d and "role" not in d:
         # Responses API hosted tools (web_search_call, file_search_call, computer_call...):
         # named after the tool, with its action when there is one.
-        action = _plain(d.get("action"))
+        action = plain(d.get("action"))
         return [
             {
                 "tool": kind[: -len("_call")],
@@ -201,7 +150,7 @@ def _extract(obj: Any) -> list[Call]:
         ]
     if isinstance(d.get("output"), list):  # Responses API response
         return _extract(list(d["output"]))
-    if kind in _TOOL_USE_BLOCKS or d.get("__type__") == "ToolUseBlock":  # Anthropic, Claude SDK
+    if kind in _TOOL_USE_BLOCKS or d.get("__type__") in _SDK_TOOL_USE:  # Anthropic, Claude SDK
         return [_call(d.get("name"), d.get("input"))]
     if d.get("part_kind") == "tool-call" or d.get("__type__") == "ToolCallPart":  # Pydantic AI
         return [_call(d.get("tool_name"), d.get("args"))]
@@ -211,14 +160,19 @@ def _extract(obj: Any) -> list[Call]:
         or d.get("__type__")
         in (
             "ToolResultBlock",
+            "ServerToolResultBlock",
             "TextBlock",
             "ThinkingBlock",
         )
     ):
         return []  # other parts and blocks: prompts, tool results, text
-    fc = _plain(_get(d, "functionCall", "function_call"))
+    fc = plain(_get(d, "functionCall", "function_call"))
     if isinstance(fc, Mapping) and "role" not in d:  # Gemini part
         return [_call(fc.get("name"), fc.get("args"))]
+    if isinstance(d.get("tools_results"), (list, tuple)):  # CrewAI agent / task output
+        return _extract(list(d["tools_results"]))
+    if "tool_name" in d and "tool_args" in d:  # one CrewAI tool result entry
+        return [_call(d.get("tool_name"), d.get("tool_args"))]
     if isinstance(d.get("messages"), (list, tuple)):  # LangGraph state
         return _extract(list(d["messages"]))
     if any(key in d for key in ("tool_calls", "invalid_tool_calls", "function_call")):
@@ -234,7 +188,7 @@ def _extract(obj: Any) -> list[Call]:
 
 def _message(msg: Any) -> list[Call]:
     """Calls of one chat message (OpenAI wire format or LangChain ``tool_calls``)."""
-    msg = _plain(msg)
+    msg = plain(msg)
     if not isinstance(msg, Mapping):
         return []
     # LangChain keeps calls whose arguments failed to parse in invalid_tool_calls: keep them
@@ -242,15 +196,15 @@ def _message(msg: Any) -> list[Call]:
     tool_calls = [*(msg.get("tool_calls") or []), *(msg.get("invalid_tool_calls") or [])]
     out: list[Call] = []
     for tc in tool_calls:
-        tc = _plain(tc)
-        fn = _plain(tc.get("function"))
+        tc = plain(tc)
+        fn = plain(tc.get("function"))
         if isinstance(fn, Mapping):
             out.append(_call(fn.get("name"), fn.get("arguments")))
         else:
             out.append(_call(tc.get("name"), _get(tc, "args", "arguments")))
     if out:
         return out
-    legacy = _plain(msg.get("function_call"))
+    legacy = plain(msg.get("function_call"))
     if isinstance(legacy, Mapping) and legacy.get("name"):
         return [_call(legacy.get("name"), legacy.get("arguments"))]
     content = msg.get("content")
@@ -261,13 +215,13 @@ def _message(msg: Any) -> list[Call]:
 
 def _read(response: Any, reader: str) -> list[Call]:
     try:
-        calls = _extract(response)
+        calls = otel_calls(response) if looks_like_otel(response) else _extract(response)
     except _Unrecognised as exc:
         raise TypeError(
-            f"{reader}() cannot read tool calls from a {type(response).__name__} "
-            f"(unrecognised part: {exc}); pass a provider response (OpenAI, Anthropic, Gemini, "
-            "LangGraph, OpenAI Agents, Pydantic AI, Claude Agent SDK) or a list of "
-            "{'tool': name, 'args': {...}} dicts"
+            f"Cannot auto-detect the provider format: {reader}() cannot read tool calls from "
+            f"a {type(response).__name__} (unrecognised part: {exc}); pass a provider response "
+            "(OpenAI, Anthropic, Gemini, LangGraph, OpenAI Agents, Pydantic AI, Claude Agent "
+            "SDK, OpenTelemetry spans) or a list of {'tool': name, 'args': {...}} dicts"
         ) from None
     for n, call in enumerate(calls):
         if not call["tool"]:
@@ -378,3 +332,57 @@ def from_claude_agent_sdk(result: Any) -> list[dict[str, Any]]:
         [{'tool': 'Read', 'args': {'path': 'a.txt'}}]
     """
     return _read(result, "from_claude_agent_sdk")
+
+
+def from_crewai(result: Any) -> list[dict[str, Any]]:
+    """Tool calls of a CrewAI run: ``tools_results`` entries (``tool_name``, ``tool_args``).
+
+    Accepts an agent or task output (object or dict) with a ``tools_results`` list, or the list
+    itself. CrewAI has no stable trace format; this reads the shape its agents record.
+
+    Example:
+        >>> from_crewai({"tools_results": [
+        ...     {"tool_name": "search", "tool_args": '{"q": "crew"}', "result": "..."}]})
+        [{'tool': 'search', 'args': {'q': 'crew'}}]
+    """
+    return _read(result, "from_crewai")
+
+
+def _span_like(item: Any) -> bool:
+    if isinstance(item, Mapping):
+        return "attributes" in item or "resourceSpans" in item
+    return hasattr(item, "attributes")
+
+
+def from_otel(spans: Any) -> list[dict[str, Any]]:
+    """Tool calls recorded as OpenTelemetry GenAI spans (``execute_tool``, MCP ``tools/call``).
+
+    Args:
+        spans: an OTLP/JSON export (``{"resourceSpans": [...]}``), a list of exports, a list
+            of span dicts, or OpenTelemetry SDK span objects (``InMemorySpanExporter``).
+
+    Returns:
+        One dict per tool span in start-time order: ``tool``, ``args``, ``result``,
+        ``is_error``, ``error``, ``duration`` (seconds) and ``id``. Spans that are not tool
+        executions are skipped.
+
+    Raises:
+        TypeError: ``spans`` holds something that is not a span or an export.
+
+    Example:
+        >>> span = {"name": "execute_tool search", "attributes": [
+        ...     {"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}},
+        ...     {"key": "gen_ai.tool.name", "value": {"stringValue": "search"}},
+        ...     {"key": "gen_ai.tool.call.arguments", "value": {"stringValue": '{"q": "x"}'}}]}
+        >>> [(c["tool"], c["args"], c["is_error"]) for c in from_otel([span])]
+        [('search', {'q': 'x'}, False)]
+    """
+    items = spans if isinstance(spans, (list, tuple)) else [spans]
+    for n, item in enumerate(items):
+        if not _span_like(item):
+            raise TypeError(
+                f"from_otel() reads OpenTelemetry spans: item {n} is a {type(item).__name__} "
+                "with no 'attributes'; pass an OTLP/JSON export ({'resourceSpans': [...]}), "
+                "span dicts or SDK span objects"
+            )
+    return otel_calls(spans)

@@ -114,7 +114,7 @@ def test_write_report_dispatches_on_format(tmp_path: Path, fmt: str, start: str)
 
 
 def test_write_report_rejects_unknown_format(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match=r"fmt must be one of json, html, md; got 'xml'"):
+    with pytest.raises(ValueError, match=r"fmt must be one of json, html, md, csv; got 'xml'"):
         write_report([], None, tmp_path / "r.xml", "xml")
 
 

@@ -7,11 +7,13 @@ import random
 from typing import Any
 
 import numpy as np
+import pytest
 
 from toolscore import ANY, OneOf, Regex
-from toolscore._align import Alignment, align, args_key
-from toolscore._assignment import solve_assignment
-from toolscore.metrics.arguments import count_pair
+from toolscore._engine.align import Alignment, align, args_key
+from toolscore._engine.assignment import solve_assignment
+from toolscore._engine.compare import NOT_CANONICAL, canonical, values_match
+from toolscore._engine.counts import count_pair
 
 
 def test_assignment_solver_is_optimal_on_small_matrices() -> None:
@@ -107,7 +109,13 @@ def test_args_key_separates_what_the_rule_separates() -> None:
     assert args_key({"x": 1}, False) == args_key({"x": 1.0}, False)
     assert args_key({"x": 1}, True) != args_key({"x": 1.0}, True)
     assert args_key({"x": True}, False) != args_key({"x": 1}, False)
-    assert args_key({"x": [1, 2]}, False) == args_key({"x": (1, 2)}, False)
+    # Equal keys mean identical calls; identical calls may get different keys (nested values
+    # are keyed by their exact types), which only skips the shortcut: canonical() is exact.
+    assert args_key({"x": [1, 2]}, False) != args_key({"x": [1, 3]}, False)
+    assert args_key({"x": [1, 2]}, False) == args_key({"x": [1, 2]}, False)
+    assert canonical({"x": [1, 2]}, False) == canonical({"x": (1, 2)}, False)
+    assert canonical({"x": [1, 2]}, True) != canonical({"x": (1, 2)}, True)
+    assert args_key({"x": [float("nan")]}, False) is NOT_CANONICAL
     assert args_key({"x": (1, True)}, False) != args_key({"x": (1, 1)}, False)
     # the fast path does not strip strings: such pairs are left to the exact pairwise step
     assert args_key({"x": " a "}, False) != args_key({"x": "a"}, False)
@@ -147,7 +155,7 @@ def test_matchers_on_a_long_single_tool_trace() -> None:
 
 
 def test_matcher_verdicts_are_not_shared_between_different_matchers() -> None:
-    from toolscore._agreement import agreement_matrix
+    from toolscore._engine.agreement import agreement_matrix
     from toolscore.matchers import IsType
 
     class A:
@@ -171,3 +179,42 @@ def test_matcher_verdicts_are_not_shared_between_different_matchers() -> None:
         [0, 0, 0, 1, 0],
         [1, 0, 0, 0, 1],
     ]
+
+
+def _random_value(rng: random.Random, depth: int = 0) -> Any:
+    pick = rng.randrange(10 if depth < 3 else 7)
+    if pick == 0:
+        return rng.choice([None, True, False])
+    if pick == 1:
+        return rng.choice([0, 1, 2, -1])
+    if pick == 2:
+        return rng.choice([0.0, -0.0, 1.0, 2.5, float("nan"), float("inf")])
+    if pick in (3, 4):
+        return rng.choice(["a", " a", "a ", "b", "", "1"])
+    if pick in (5, 6):
+        return rng.choice([1, "a", True])
+    if pick == 7:
+        items = [_random_value(rng, depth + 1) for _ in range(rng.randrange(3))]
+        return items if rng.random() < 0.5 else tuple(items)
+    keys = rng.sample(["a", "b", 1, 2], rng.randrange(3))
+    return {k: _random_value(rng, depth + 1) for k in keys}
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_canonical_forms_are_equal_exactly_when_the_rule_says_so(strict: bool) -> None:
+    # The hashing shortcuts (step 1 keys, residual columns, identical-call counting) rest on
+    # this: a canonical form exists only where it is exact, and args_key never joins values
+    # the rule tells apart.
+    rng = random.Random(5 if strict else 6)
+    values = [_random_value(rng) for _ in range(400)]
+    forms = [canonical(v, strict) for v in values]
+    keys = [args_key({"v": v}, strict) for v in values]
+    for _ in range(20_000):
+        i, j = rng.randrange(len(values)), rng.randrange(len(values))
+        if i == j:  # one NaN object is equal to itself in containers (documented)
+            continue
+        same = values_match(values[i], values[j], strict)
+        if forms[i] is not NOT_CANONICAL and forms[j] is not NOT_CANONICAL:
+            assert (forms[i] == forms[j]) == same, (values[i], values[j])
+        if keys[i] is not NOT_CANONICAL and keys[i] == keys[j]:
+            assert same, (values[i], values[j])

@@ -33,7 +33,7 @@ def test_assert_tools_fails_with_the_result_attached() -> None:
 
 
 def test_assert_tools_validates_min_score() -> None:
-    with pytest.raises(ValueError, match="min_score must be between 0 and 1"):
+    with pytest.raises(ValueError, match=r"min_score must be between 0\.0 and 1\.0"):
         assert_tools(GOOD, GOOD, min_score=1.5)
     with pytest.raises(TypeError, match="min_score"):
         assert_tools(GOOD, GOOD, min_score="high")  # type: ignore[arg-type]
@@ -159,8 +159,20 @@ def test_assertions_record_report_rows() -> None:
     assert rows[2].threshold is None  # type: ignore[union-attr]
 
 
-def test_no_recorder_means_no_rows_and_no_error() -> None:
+def test_no_recorder_means_no_rows_and_no_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every test here runs inside a recorder (tests/conftest.py); take them all away, as in
+    # plain Python outside pytest, so the path without one really runs.
+    from scorekit.report import _recorder, active_recorder
+
+    outer = list(_recorder._stack)
+    monkeypatch.setattr(_recorder, "_stack", [])
+    assert active_recorder() is None
     assert assert_tools(GOOD, GOOD).score == 1.0
+    with pytest.raises(ToolScoreAssertionError):
+        assert_tools(GOOD, BAD)
+    rows_before = [len(r.rows) for r in outer]
+    assert run_agent(lambda prompt: GOOD, "x", GOOD, min_score=0.5).score == 1.0
+    assert [len(r.rows) for r in outer] == rows_before  # nothing went to a hidden recorder
 
 
 def test_cases_builds_a_parametrize_mark() -> None:

@@ -54,7 +54,7 @@ def test_min_score_decides_the_exit_code(capsys: pytest.CaptureFixture[str]) -> 
         ("missing", "missing.json: no such file"),
         ("empty", "empty.json: the file is empty"),
         ("malformed", "malformed.json: not valid JSON"),
-        ("unknown_shape", "unknown_shape.json: not a supported trace shape"),
+        ("unknown_shape", "unknown_shape.json: Cannot auto-detect the trace format"),
         ("bad_matcher", "bad_matcher.json: [0].args.city: unknown matcher key '$regexp'"),
     ],
 )
@@ -88,7 +88,7 @@ def test_unknown_format_and_bad_min_score_are_usage_errors(
     code, _, err = _run(capsys, "eval", GOLD, trace, "--format", "bedrock")
     assert code == 2 and "invalid choice: 'bedrock'" in err and err.count("\n") == 1
     code, _, err = _run(capsys, "eval", GOLD, trace, "--min-score", "1.5")
-    assert code == 2 and "--min-score must be between 0 and 1, got 1.5" in err
+    assert code == 2 and "--min-score must be between 0.0 and 1.0, got 1.5" in err
 
 
 def test_forced_format_that_does_not_fit_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:

@@ -107,7 +107,7 @@ def test_with_weights_and_strict_args() -> None:
     expect(trace).calls("f", n=1).run()
     with pytest.raises(ToolScoreAssertionError):
         expect(trace).calls("f", n=1).with_strict_args().with_score(0.0).run()
-    with pytest.raises(ValueError, match="unknown key 'speed'"):
+    with pytest.raises(ValueError, match="Unknown weight keys: 'speed'"):
         expect(trace).with_weights(speed=1.0)
     result = expect(trace).calls("f", n=1).with_weights(sequence_accuracy=0).run()
     assert result.weights["sequence_accuracy"] == 0.0

@@ -101,7 +101,7 @@ def test_fixtures(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--toolscore-gold-dir=golds")
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
-        ["E       AssertionError: argument F1 is 0.000, below the required 0.500."]
+        ["E       AssertionError: Argument F1 score is 0.000, below the minimum 0.500."]
     )
 
 

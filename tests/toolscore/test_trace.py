@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from toolscore._trace import TraceFileError, evaluate_trace, load_gold, load_trace
+from toolscore._engine.trace import TraceFileError, evaluate_trace, load_gold, load_trace
 from toolscore.matchers import ANY, Approx, Contains, IsType, OneOf, Regex
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "toolscore"
@@ -86,7 +86,10 @@ def test_bad_matchers_name_the_file_the_place_and_the_key(
     [
         ('{"tool": "t"}', "a gold file holds a list"),
         ('[{"args": {}}]', r'\[0\]: each expected call needs a "tool" name'),
-        ('[{"tool": "t", "arguments": {}}]', r"unknown key 'arguments' \(use 'tool' and 'args'\)"),
+        (
+            '[{"tool": "t", "arguments": {}}]',
+            r"unknown key 'arguments' \(a call has",
+        ),
         ('[{"tool": "t", "args": [1]}]', r"\[0\]\.args: must be an object or null"),
         ('"just text"', "a gold file holds a list of calls, got str"),
     ],
@@ -126,7 +129,7 @@ def test_a_folder_is_not_a_file(tmp_path: Path) -> None:
 
 
 def test_unknown_format_name_is_rejected(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="format must be one of auto, openai"):
+    with pytest.raises(ValueError, match=r"Unsupported format: 'bedrock'; use one of auto, openai"):
         load_trace(_write(tmp_path / "t.json", []), format="bedrock")
 
 
@@ -161,7 +164,9 @@ def test_mcp_requests_one_per_line_responses_skipped_errors_marked(tmp_path: Pat
     trace = _write(tmp_path / "t.jsonl", "\n".join(json.dumps(m) for m in lines) + "\n")
     calls = load_trace(trace)
     assert [(c["tool"], c["args"]) for c in calls] == [("search", {"q": "x"}), ("fetch", {})]
-    assert calls[0]["metadata"] == {"is_error": True} and "metadata" not in calls[1]
+    # The response is merged into its request: the call failed, and says so.
+    assert calls[0]["is_error"] is True and calls[0]["error"] == "the tool reported an error"
+    assert "is_error" not in calls[1]  # no response recorded for "b"
 
 
 def test_mcp_as_a_json_list_and_as_a_batch(tmp_path: Path) -> None:
@@ -186,7 +191,9 @@ def test_mcp_call_without_a_name(tmp_path: Path) -> None:
 
 def test_unknown_shape_is_an_error_naming_the_file(tmp_path: Path) -> None:
     trace = _write(tmp_path / "weird.json", {"hello": "world"})
-    with pytest.raises(TraceFileError, match=re.escape(str(trace)) + ": not a supported trace"):
+    with pytest.raises(
+        TraceFileError, match=re.escape(str(trace)) + ": Cannot auto-detect the trace format"
+    ):
         load_trace(trace)
 
 

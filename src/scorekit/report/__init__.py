@@ -9,22 +9,27 @@ from scorekit.report._recorder import Recorder, active_recorder, recording
 from scorekit.report._rows import Evidence, RunScore, TextScoreRow, ToolScoreRow, row_from_dict
 
 if TYPE_CHECKING:
+    from scorekit.report._csv_report import render_csv
     from scorekit.report._dataset_report import (
         render_dataset_html,
         render_dataset_markdown,
         render_dataset_text,
     )
+    from scorekit.report._document import report_document
     from scorekit.report._summary import Section, summary_sections
     from scorekit.report._totals import JudgeTotals, judge_totals
     from scorekit.report._write import (
         FORMATS,
         ReportError,
         render_json,
+        report_format,
+        write_csv,
         write_dataset_report,
         write_html,
         write_json,
         write_markdown,
         write_report,
+        write_text,
     )
 
 # Every pytest run imports this package (the session records rows); the summary and the
@@ -37,6 +42,11 @@ _LAZY = {
     "FORMATS": "_write",
     "ReportError": "_write",
     "render_json": "_write",
+    "write_csv": "_write",
+    "write_text": "_write",
+    "render_csv": "_csv_report",
+    "report_document": "_document",
+    "report_format": "_write",
     "write_html": "_write",
     "write_json": "_write",
     "write_markdown": "_write",
@@ -60,17 +70,22 @@ __all__ = [
     "active_recorder",
     "judge_totals",
     "recording",
+    "render_csv",
     "render_dataset_html",
     "render_dataset_markdown",
     "render_dataset_text",
     "render_json",
+    "report_document",
+    "report_format",
     "row_from_dict",
     "summary_sections",
+    "write_csv",
     "write_dataset_report",
     "write_html",
     "write_json",
     "write_markdown",
     "write_report",
+    "write_text",
 ]
 
 

@@ -22,6 +22,7 @@ from scorekit.report._totals import (
     judge_totals,
     metric_label,
     outcome_counts,
+    row_findings,
     run_scores,
     split_rows,
     spread,
@@ -68,6 +69,10 @@ table{border-collapse:collapse;font-size:.9rem;width:100%}
 th,td{border-bottom:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}
 td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .error-msg{color:var(--err);white-space:pre-wrap;overflow-wrap:anywhere}
+.findings{list-style:none;padding:0;margin:.3rem 0}
+.finding{border-left:4px solid #bf8700;background:#fff8c5;padding:4px 8px;margin:3px 0;
+border-radius:4px;overflow-wrap:anywhere}
+.finding.error{border-left-color:var(--bad);background:#ffebe9}
 .muted{color:var(--mut)}tr.bad td:first-child{color:var(--bad)}.legend{font-size:.8rem;margin:0}
 @media (max-width:520px){body{font-size:14px}header,main{padding:8px}}
 """
@@ -263,7 +268,20 @@ def _tool_article(row: ToolScoreRow, index: int) -> str:
             f'<tr><td>{_e(k)}</td><td class="num">{float(v):.3f}</td></tr>' for k, v in metrics
         )
         table = f"<details><summary>Metrics</summary><table>{trs}</table></details>"
-    return _article("tool", index, row.outcome, row.test_id, facts + table + _pairs(row))
+    body = facts + _findings(row) + table + _pairs(row)
+    return _article("tool", index, row.outcome, row.test_id, body)
+
+
+def _findings(row: ToolScoreRow) -> str:
+    """Behaviour and safety findings a tool row carries (forbidden calls, credentials...)."""
+    items = row_findings(row)
+    if not items:
+        return ""
+    lis = "".join(
+        f'<li class="finding {_e(sev)}"><b>{_e(sev.upper())}</b> {_e(msg)}</li>'
+        for sev, msg in items
+    )
+    return '<ul class="findings">' + lis + "</ul>"
 
 
 def _short(value: object) -> str:

@@ -13,6 +13,7 @@ from scorekit.report._totals import (
     judge_totals,
     metric_label,
     outcome_counts,
+    row_findings,
     run_spread,
     split_rows,
 )
@@ -29,6 +30,15 @@ def _cell(value: object) -> str:
 
 def _num(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _finding_lines(row: ToolScoreRow) -> list[str]:
+    items = row_findings(row)
+    if not items:
+        return []
+    out = [f"**Findings for {_cell(row.test_id or row.function)}:**", ""]
+    out += [f"- **{sev}**: {_cell(msg)}" for sev, msg in items]
+    return [*out, ""]
 
 
 def _pair_lines(row: ToolScoreRow) -> list[str]:
@@ -113,6 +123,7 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
             )
         out.append("")
         for t in tools:
+            out += _finding_lines(t)
             out += _pair_lines(t)
     if not texts and not tools:
         out += ["No scored assertions in this run.", ""]

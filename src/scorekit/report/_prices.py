@@ -1,8 +1,8 @@
 """Estimated judge cost from token usage, for a few well-known models.
 
 Prices are list prices in US dollars per million tokens (input, output) as published by the
-vendors in 2025. They are an estimate for the summary line, not a bill: unknown models give
-``None`` and the summary says "n/a" rather than guessing.
+vendors (OpenAI, Anthropic, Google) in 2025. They are an estimate for the summary line, not a
+bill: unknown models give ``None`` and the summary says "n/a" rather than guessing.
 """
 
 from __future__ import annotations
@@ -20,6 +20,23 @@ PRICES_PER_MILLION: dict[str, tuple[float, float]] = {
     "o4-mini": (1.10, 4.40),
     "o1-mini": (1.10, 4.40),
     "o1": (15.00, 60.00),
+    "gpt-5-nano": (0.05, 0.40),
+    "gpt-5-mini": (0.25, 2.00),
+    "gpt-5": (1.25, 10.00),
+    "claude-3-haiku": (0.25, 1.25),
+    "claude-3-5-haiku": (0.80, 4.00),
+    "claude-3-5-sonnet": (3.00, 15.00),
+    "claude-3-7-sonnet": (3.00, 15.00),
+    "claude-3-opus": (15.00, 75.00),
+    "claude-haiku-4-5": (1.00, 5.00),
+    "claude-sonnet-4": (3.00, 15.00),
+    "claude-opus-4": (15.00, 75.00),
+    "gemini-1.5-flash": (0.075, 0.30),
+    "gemini-1.5-pro": (1.25, 5.00),
+    "gemini-2.0-flash": (0.10, 0.40),
+    "gemini-2.5-flash-lite": (0.10, 0.40),
+    "gemini-2.5-flash": (0.30, 2.50),
+    "gemini-2.5-pro": (1.25, 10.00),
 }
 
 

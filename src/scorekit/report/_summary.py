@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from scorekit._text_table import align_columns
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 from scorekit.report._totals import (
     bounds_label,
@@ -64,10 +65,7 @@ def _table(header: Sequence[str], rows: list[list[str]], width: int) -> list[str
         for r in cells:
             r[0] = _clip_left(r[0], first)
         widths[0] = first
-    out = []
-    for r in cells:
-        out.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
-    return out
+    return align_columns(cells)
 
 
 def _text_score(row: TextScoreRow) -> str:

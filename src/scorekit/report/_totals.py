@@ -152,3 +152,16 @@ def spread(values: list[float]) -> float | None:
         return None
     mean = sum(values) / len(values)
     return float((sum((v - mean) ** 2 for v in values) / len(values)) ** 0.5)
+
+
+def row_findings(row: ToolScoreRow) -> list[tuple[str, str]]:
+    """``(severity, message)`` findings a tool row carries in ``details["findings"]``
+    (``{"severity": "error" | "warning", "message": ...}`` each), errors first."""
+    raw = row.details.get("findings") if isinstance(row.details, Mapping) else None
+    out: list[tuple[str, str]] = []
+    for item in raw if isinstance(raw, list) else []:
+        if isinstance(item, Mapping) and item.get("message"):
+            severity = "error" if item.get("severity") == "error" else "warning"
+            out.append((severity, str(item["message"])))
+    out.sort(key=lambda pair: pair[0] != "error")
+    return out

@@ -4,18 +4,26 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from scorekit.report._csv_report import render_csv
 from scorekit.report._dataset_report import render_dataset_html, render_dataset_markdown
 from scorekit.report._document import finite, report_document
 from scorekit.report._html_report import render_html
 from scorekit.report._markdown_report import render_markdown
 from scorekit.report._rows import Row
 
-FORMATS = ("json", "html", "md")
+FORMATS = ("json", "html", "md", "csv")
+_SUFFIXES = {
+    ".json": "json",
+    ".html": "html",
+    ".htm": "html",
+    ".md": "md",
+    ".markdown": "md",
+    ".csv": "csv",
+}
 
 
 class ReportError(OSError):
@@ -38,33 +46,21 @@ def redact(text: str, secrets: Iterable[str | None] = ()) -> str:
     return text
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def write_text(path: str | os.PathLike[str], text: str, secrets: Iterable[str | None] = ()) -> Path:
+    """Write a report's text atomically, readable (0644 under the usual umask), with every
+    secret in ``secrets`` replaced by ``[redacted]``.
 
+    Raises:
+        ReportError: the file cannot be written (the message names it).
+    """
+    from scorekit._atomic import write_text_atomic
 
-def _write_text(
-    path: str | os.PathLike[str], text: str, secrets: Iterable[str | None] = ()
-) -> Path:
-    text = redact(text, secrets)
     target = Path(path)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            # mkstemp creates the file 0600; a report is meant to be read (CI artifacts).
-            os.chmod(tmp, 0o666 & ~_umask())
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        return write_text_atomic(target, redact(text, secrets))
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
         raise ReportError(f"cannot write report {str(target)!r}: {reason}") from None
-    return target
 
 
 def render_json(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:
@@ -102,7 +98,7 @@ def write_json(
         >>> p.read_text().count('"kind": "tools"')
         1
     """
-    return _write_text(path, render_json(rows, stats), secrets)
+    return write_text(path, render_json(rows, stats), secrets)
 
 
 def write_html(
@@ -116,7 +112,7 @@ def write_html(
 
     Same arguments, return value and errors as :func:`write_json`.
     """
-    return _write_text(path, render_html(rows, stats), secrets)
+    return write_text(path, render_html(rows, stats), secrets)
 
 
 def write_markdown(
@@ -127,7 +123,18 @@ def write_markdown(
     secrets: Iterable[str | None] = (),
 ) -> Path:
     """Write the Markdown report (tables; for CI job summaries and comments)."""
-    return _write_text(path, render_markdown(rows, stats), secrets)
+    return write_text(path, render_markdown(rows, stats), secrets)
+
+
+def write_csv(
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    path: str | os.PathLike[str],
+    *,
+    secrets: Iterable[str | None] = (),
+) -> Path:
+    """Write the CSV report (one line per number; see ``scorekit.report._csv_report``)."""
+    return write_text(path, render_csv(rows, stats), secrets)
 
 
 def write_report(
@@ -138,7 +145,7 @@ def write_report(
     *,
     secrets: Iterable[str | None] = (),
 ) -> Path:
-    """Write a report in the format ``fmt``: ``json``, ``html`` or ``md``.
+    """Write a report in the format ``fmt``: ``json``, ``html``, ``md`` or ``csv``.
 
     Raises:
         ValueError: ``fmt`` is not one of the formats.
@@ -159,6 +166,8 @@ def write_report(
         return write_html(rows, stats, path, secrets=secrets)
     if key == "md":
         return write_markdown(rows, stats, path, secrets=secrets)
+    if key == "csv":
+        return write_csv(rows, stats, path, secrets=secrets)
     raise ValueError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.")
 
 
@@ -195,5 +204,30 @@ def write_dataset_report(
     elif key == "md":
         text = render_dataset_markdown(doc)
     else:
-        raise ValueError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.")
-    return _write_text(path, text, secrets)
+        raise ValueError(f"fmt must be one of json, html, md; got {fmt!r}.")
+    return write_text(path, text, secrets)
+
+
+def report_format(report: str | None, output: str | os.PathLike[str] | None) -> str | None:
+    """The format of a command's ``--report FMT -o PATH`` pair: ``FMT``, else the suffix of
+    ``PATH`` (``.json``, ``.html``, ``.md``, ``.csv``), or ``None`` when neither is given.
+
+    Raises:
+        ValueError: ``--report`` without ``-o``, or an ``-o`` whose suffix names no format
+            (the message says what to add).
+
+    Example:
+        >>> report_format(None, "out/report.md"), report_format("html", "r.txt")
+        ('md', 'html')
+    """
+    if report and output is None:
+        raise ValueError(f"--report {report} needs -o PATH (where to write it)")
+    if report or output is None:
+        return report or None
+    fmt = _SUFFIXES.get(Path(output).suffix.lower())
+    if fmt is None:
+        raise ValueError(
+            f"-o {os.fspath(output)}: cannot tell the report format from the suffix; "
+            "add --report json|md|html|csv"
+        )
+    return fmt

@@ -1,88 +1,20 @@
-"""Argument agreement: per pair of aligned calls, and as precision / recall / F1.
+"""Argument agreement as precision / recall / F1 over the one-to-one alignment.
 
-Counting (micro-averaged over the alignment):
-
-* each expected argument of a paired call is one unit of recall, each actual argument of a
-  paired call one unit of precision; a unit agrees when the same name holds a value that the
-  comparison rule accepts;
-* "no arguments" is itself one unit: ``{}`` against ``{}`` agrees, ``{}`` against
-  ``{"x": 1}`` does not;
-* an expected call with ``args=None`` ("do not check") counts one agreeing unit when paired;
-* a missed expected call loses all its units (``max(1, len(args))``) on the recall side;
-* extra actual calls are not counted here (tool precision and the redundancy rate count them).
-
-With no units at all (``[]`` against ``[]``) precision, recall and F1 are 1.0.
+How units are counted is described in ``toolscore._engine.counts``: each expected argument
+of a paired call is one unit of recall, each actual argument one unit of precision, "no
+arguments" is one unit, an unchecked expected call (``args=None``) agrees with one unit, and
+a missed expected call loses its units.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
-from toolscore._compare import values_match
+from toolscore._engine.align import align
+from toolscore._engine.counts import prf
 from toolscore.adapters.base import ToolCall
 
-__all__ = ["ArgumentCount", "calculate_argument_f1", "count_pair", "missed_units", "prf"]
-
-
-@dataclass(frozen=True)
-class ArgumentCount:
-    """Agreeing units and the units on each side for one pair of calls."""
-
-    agree: int
-    expected: int
-    actual: int
-
-    @property
-    def all_ok(self) -> bool:
-        """Every unit on both sides agrees."""
-        return self.agree == self.expected == self.actual
-
-
-def count_pair(
-    expected_args: dict[str, Any] | None,
-    actual_args: dict[str, Any] | None,
-    strict: bool = False,
-    named_only: bool = False,
-) -> ArgumentCount:
-    """Count agreeing argument units for one expected call paired with one actual call.
-
-    ``named_only`` (used by ``expect()``): arguments the expectation does not name are not
-    counted on the actual side.
-    """
-    if expected_args is None:
-        return ArgumentCount(1, 1, 1)
-    actual_args = actual_args or {}
-    if not expected_args:
-        return ArgumentCount(1, 1, 1) if not actual_args else ArgumentCount(0, 1, len(actual_args))
-    if not actual_args:
-        return ArgumentCount(0, len(expected_args), 1)
-    agree = present = 0
-    for name, value in expected_args.items():
-        if name in actual_args:
-            present += 1
-            if values_match(value, actual_args[name], strict):
-                agree += 1
-    if named_only:
-        return ArgumentCount(agree, len(expected_args), max(present, 1))
-    return ArgumentCount(agree, len(expected_args), len(actual_args))
-
-
-def missed_units(expected_args: dict[str, Any] | None) -> int:
-    """Recall units lost when an expected call has no partner."""
-    return len(expected_args) if expected_args else 1
-
-
-def prf(agree: int, expected: int, actual: int) -> tuple[float, float, float]:
-    """Precision, recall and F1 from unit counts (1.0 for an empty side)."""
-    precision = agree / actual if actual else 1.0
-    recall = agree / expected if expected else 1.0
-    if agree == expected == actual:
-        return 1.0, 1.0, 1.0
-    total = precision + recall
-    f1 = 2 * precision * recall / total if total else 0.0
-    return precision, recall, f1
+__all__ = ["calculate_argument_f1"]
 
 
 def calculate_argument_f1(
@@ -103,8 +35,6 @@ def calculate_argument_f1(
         >>> calculate_argument_f1([ToolCall("a", {"x": 1})], [ToolCall("a", {"x": 1.0})])
         {'precision': 1.0, 'recall': 1.0, 'f1': 1.0}
     """
-    from toolscore._align import align
-
     alignment = align(
         [c.tool for c in gold_calls],
         [c.args for c in gold_calls],

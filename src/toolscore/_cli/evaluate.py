@@ -1,0 +1,404 @@
+"""``toolscore eval`` and ``toolscore compare``: score traces against a gold file.
+
+Both keep our exit codes (0 the score meets ``--min-score``, 1 it does not, 2 bad input) and
+take Toolscore 1.10's options beside ours: ``--weight NAME=VALUE``, ``--forbidden FILE``,
+``--fail-on-violations``, ``--no-side-effects``, ``--save-baseline PATH``, ``-v`` (eval);
+``-n/--names`` (compare).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from toolscore._cli.common import (
+    EXIT_BELOW,
+    EXIT_OK,
+    CommandError,
+    add_format_option,
+    unit_interval,
+)
+
+if TYPE_CHECKING:
+    from scorekit.report import ToolScoreRow
+    from toolscore._engine.result import EvaluationResult
+
+__all__ = ["register"]
+
+_REPORT_SUFFIXES = {
+    ".json": "json",
+    ".md": "md",
+    ".markdown": "md",
+    ".html": "html",
+    ".htm": "html",
+}
+_COLUMNS = (
+    ("tool_f1", "tool_f1"),
+    ("argument_f1", "arg_f1"),
+    ("sequence_accuracy", "sequence"),
+    ("redundant_rate", "redundant"),
+)
+
+
+def _weight(text: str) -> tuple[str, float]:
+    name, sep, raw = text.partition("=")
+    try:
+        value = float(raw)
+    except ValueError:
+        sep = ""
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(
+            f"--weight takes NAME=VALUE, like --weight required_call_recall=0.3; got {text!r}"
+        )
+    return name.strip(), value
+
+
+def _add_scoring_options(p: argparse.ArgumentParser) -> None:
+    add_format_option(p)
+    p.add_argument(
+        "--strict", action="store_true", help="compare argument values by exact type and value"
+    )
+    p.add_argument(
+        "--weight",
+        dest="weights",
+        action="append",
+        type=_weight,
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a score weight (repeatable), e.g. --weight required_call_recall=0.3",
+    )
+    p.add_argument(
+        "--forbidden",
+        metavar="PATH",
+        help='JSON file of calls the agent must never make, e.g. [{"tool": "run_shell", '
+        '"args": {"command": {"$regex": "rm -rf"}}}]',
+    )
+    p.add_argument(
+        "--no-side-effects",
+        action="store_true",
+        help="skip the gold calls' side_effects checks (http_ok, file_exists, sql_rows)",
+    )
+    p.add_argument(
+        "--report",
+        choices=("json", "md", "html", "csv"),
+        help="also write a report in this format (needs -o PATH)",
+    )
+
+
+def register(sub: argparse._SubParsersAction[Any]) -> None:
+    """Add ``eval`` and ``compare`` to the ``toolscore`` command."""
+    ev = sub.add_parser(
+        "eval",
+        help="score one trace; exit 1 when the score is below --min-score",
+        description="Score one trace against a gold file. Exit 0 when the score meets "
+        "--min-score, 1 when it does not (or, with --fail-on-violations, when a forbidden call "
+        "or a credential in the arguments is found), 2 on bad input.",
+    )
+    ev.add_argument("gold", help="JSON list of expected calls (argument matchers allowed)")
+    ev.add_argument("trace", help="recorded calls: provider response, MCP log, OTel spans...")
+    ev.add_argument(
+        "--min-score",
+        type=unit_interval("--min-score"),
+        default=0.9,
+        help="passing score (default 0.9)",
+    )
+    _add_scoring_options(ev)
+    ev.add_argument(
+        "-o", "--output", metavar="PATH", help="write a report here (format from the suffix)"
+    )
+    for flag, what in (("html", "HTML"), ("csv", "CSV"), ("markdown", "Markdown")):
+        ev.add_argument(f"--{flag}", metavar="PATH", help=f"also write a {what} report here")
+    ev.add_argument(
+        "--fail-on-violations",
+        action="store_true",
+        help="exit 1 when a forbidden call or a credential in tool arguments is found",
+    )
+    ev.add_argument(
+        "--save-baseline", metavar="PATH", help="save the metrics for toolscore regression"
+    )
+    ev.add_argument("--verbose", "-v", action="store_true", help="also list every metric")
+    ev.add_argument(
+        "--debug",
+        "-d",
+        action="store_true",
+        help="also list the problems as fixes, most urgent first",
+    )
+    ev.set_defaults(run=_cmd_eval)
+
+    cmp = sub.add_parser(
+        "compare",
+        help="rank several traces (models, prompts) against one gold file",
+        description="Score several traces against one gold file and rank them, best first.",
+    )
+    cmp.add_argument("gold", help="JSON list of expected calls")
+    cmp.add_argument("traces", nargs="+", metavar="trace", help="trace files to rank")
+    cmp.add_argument(
+        "--names",
+        "-n",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name per trace, in order (repeat: -n gpt-4o -n claude); default: the file names",
+    )
+    cmp.add_argument(
+        "--min-score",
+        type=unit_interval("--min-score"),
+        default=None,
+        help="exit 1 if any trace scores below it",
+    )
+    _add_scoring_options(cmp)
+    cmp.add_argument(
+        "-o",
+        "--output",
+        metavar="PATH",
+        help="write the comparison here: .json gives Toolscore's comparison document, "
+        ".md/.html (or --report) a report",
+    )
+    cmp.add_argument("--verbose", "-v", action="store_true", help="also print every result")
+    cmp.set_defaults(run=_cmd_compare)
+
+
+def _report_format(args: argparse.Namespace) -> str | None:
+    if args.report and not args.output:
+        raise CommandError(f"--report {args.report} needs -o PATH (where to write it)")
+    if args.output and not args.report:
+        fmt = _REPORT_SUFFIXES.get(Path(args.output).suffix.lower())
+        if fmt is None:
+            raise CommandError(
+                f"-o {args.output}: cannot tell the report format from the suffix; "
+                "add --report json|md|html|csv"
+            )
+        return fmt
+    report: str | None = args.report
+    return report
+
+
+def _settings(
+    args: argparse.Namespace,
+) -> tuple[list[dict[str, Any]] | None, dict[str, float] | None]:
+    """The forbidden rules and weights, checked once before any trace is read."""
+    from toolscore._engine.trace_files import TraceFileError
+    from toolscore._engine.weights import resolve_weights
+    from toolscore.metrics.policy import load_forbidden_rules
+
+    weights = dict(args.weights) or None
+    try:
+        resolve_weights(weights)
+    except (TypeError, ValueError) as exc:
+        raise CommandError(f"--weight: {' '.join(str(exc).split())}") from None
+    if not args.forbidden:
+        return None, weights
+    try:
+        return load_forbidden_rules(args.forbidden), weights
+    except TraceFileError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise CommandError(f"--forbidden {' '.join(str(exc).split())}") from None
+
+
+def _score(
+    args: argparse.Namespace,
+    trace: str,
+    rules: list[dict[str, Any]] | None,
+    weights: dict[str, float] | None,
+) -> EvaluationResult:
+    from toolscore._engine.trace import evaluate_trace
+    from toolscore._engine.trace_files import TraceFileError
+
+    try:
+        return evaluate_trace(
+            args.gold,
+            trace,
+            args.format,
+            validate_side_effects=not args.no_side_effects,
+            forbidden=rules,
+            weights=weights,
+            strict=args.strict,
+        )
+    except TraceFileError:
+        raise  # its message names the file already
+    except (TypeError, ValueError) as exc:
+        raise CommandError(f"{trace}: {' '.join(str(exc).split())}") from None
+
+
+def _row(result: EvaluationResult, trace: str, threshold: float | None, cmd: str) -> ToolScoreRow:
+    from toolscore._engine.assertions import score_row
+
+    return score_row(
+        result,
+        test_id=trace,
+        function=f"toolscore {cmd}",
+        threshold=threshold,
+        passed=threshold is None or result.score >= threshold,
+        details=result.to_dict(),
+    )
+
+
+def _write_report(rows: list[ToolScoreRow], path: str, fmt: str, out: TextIO) -> None:
+    from scorekit.report import ReportError, write_report
+
+    try:
+        written = write_report(rows, None, path, fmt)
+    except ReportError as exc:
+        raise CommandError(str(exc)) from None
+    out.write(f"{fmt} report written to {written}\n")
+
+
+def _scores_line(result: EvaluationResult) -> str:
+    return "  ".join(f"{label} {getattr(result, name):.3f}" for name, label in _COLUMNS)
+
+
+def _violations(result: EvaluationResult) -> int:
+    secrets = (result.metrics.get("security_metrics") or {}).get("secret_count", 0)
+    return len(result.policy_violations) + int(secrets or 0)
+
+
+def _check_lines(result: EvaluationResult) -> list[str]:
+    """Forbidden calls, credentials, side effects and schemas, one line each when present."""
+    from toolscore._engine.render import format_call
+
+    m = result.metrics
+    lines = []
+    for v in result.policy_violations:
+        why = f" ({v['reason']})" if v.get("reason") else ""
+        lines.append(
+            f"Forbidden call: actual call #{v['index'] + 1} "
+            f"{format_call(v['tool'], v.get('args'))}{why}."
+        )
+    secrets = (m.get("security_metrics") or {}).get("secret_count", 0)
+    if secrets:
+        lines.append(f"Credentials in tool arguments: {secrets} (see the JSON report for where).")
+    effects = m.get("side_effect_metrics") or {}
+    if effects.get("total_checks"):
+        failed = [d for d in effects["details"] if not d["passed"]]
+        lines.append(
+            f"Side effects: {effects['passed_checks']} of {effects['total_checks']} checks passed"
+            + "".join(f"; {d['tool']} {d['check']}: {d['reason']}" for d in failed)
+            + "."
+        )
+    schemas = m.get("schema_metrics") or {}
+    if schemas.get("total_validated"):
+        lines.append(
+            f"Argument schemas: {schemas['total_validated'] - schemas['failed_count']} of "
+            f"{schemas['total_validated']} checked calls comply"
+            + "".join(f"; {e}" for e in schemas["error_details"])
+            + "."
+        )
+    return lines
+
+
+def _metric_lines(result: EvaluationResult) -> list[str]:
+    from toolscore.baseline import metric_values
+
+    return ["Metrics:"] + [f"  {k}: {v:.3f}" for k, v in metric_values(result).items()]
+
+
+def _extra_reports(args: argparse.Namespace) -> list[tuple[str, str | None]]:
+    return [("html", args.html), ("csv", args.csv), ("md", args.markdown)]
+
+
+def _fix_lines(result: EvaluationResult) -> list[str]:
+    from toolscore.diff import build_eval_fix_list
+
+    fixes = build_eval_fix_list(result.gold_calls, result.trace_calls, strict=result.strict)
+    if not fixes:
+        return ["Nothing to fix: every expected call was made as expected."]
+    lines = ["Issues to fix, most urgent first:"]
+    for n, fix in enumerate(fixes, 1):
+        lines += [f"  {n}. {fix.problem[0].upper()}{fix.problem[1:]}.", f"     Fix: {fix.fix}"]
+    return lines
+
+
+def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
+    from toolscore._engine.render import render_result
+
+    fmt = _report_format(args)
+    rules, weights = _settings(args)
+    result = _score(args, args.trace, rules, weights)
+    passed = result.score >= args.min_score
+    out.write(render_result(result, min_score=args.min_score).rstrip() + "\n\n")
+    checks = _check_lines(result)
+    if args.verbose:
+        checks += _metric_lines(result)
+    if args.debug:
+        checks += _fix_lines(result)
+    if checks:
+        out.write("\n".join(checks) + "\n\n")
+    out.write(_scores_line(result) + "\n")
+    verdict = "PASS" if passed else "FAIL"
+    op = ">=" if passed else "<"
+    out.write(
+        f"{verdict}: {args.trace}: score {result.score:.3f} (grade {result.grade}) "
+        f"{op} min {args.min_score:.2f}\n"
+    )
+    reports = [(args.output, fmt)] if fmt else []
+    reports += [(path, kind) for kind, path in _extra_reports(args) if path]
+    if reports:
+        rows = [_row(result, args.trace, args.min_score, "eval")]
+        for path, kind in reports:
+            _write_report(rows, path, kind, out)
+    if args.save_baseline:
+        from toolscore.baseline import save_baseline
+
+        written = save_baseline(result, args.save_baseline, args.gold)
+        out.write(f"Baseline written to {written}\n")
+    if args.fail_on_violations and _violations(result):
+        out.write(
+            f"FAIL: {_violations(result)} forbidden call(s) or credential(s) found "
+            "(--fail-on-violations)\n"
+        )
+        return EXIT_BELOW
+    return EXIT_OK if passed else EXIT_BELOW
+
+
+def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
+    from toolscore._engine.render import render_result
+
+    if args.names and len(args.names) != len(args.traces):
+        raise CommandError(
+            f"{len(args.names)} name(s) for {len(args.traces)} trace file(s); give one "
+            "-n NAME per trace, in the same order"
+        )
+    names = args.names or list(args.traces)
+    comparison_json = args.output and not args.report and Path(args.output).suffix == ".json"
+    fmt = None if comparison_json else _report_format(args)
+    rules, weights = _settings(args)
+    scored = [
+        (name, trace, _score(args, trace, rules, weights))
+        for name, trace in zip(names, args.traces, strict=True)
+    ]
+    ranked = sorted(scored, key=lambda item: (-item[2].score, item[0]))
+    header = ["rank", "trace", "score", "grade", *(label for _, label in _COLUMNS)]
+    header += ["missing", "extra"]
+    table = [header]
+    for rank, (name, _, r) in enumerate(ranked, 1):
+        table.append(
+            [str(rank), name, f"{r.score:.3f}", r.grade]
+            + [f"{getattr(r, attr):.3f}" for attr, _ in _COLUMNS]
+            + [str(len(r.missing_calls)), str(len(r.extra_calls))]
+        )
+    from scorekit._text_table import align_columns
+
+    out.write("".join(line + "\n" for line in align_columns(table)))
+    if args.verbose:
+        for name, _, r in ranked:
+            out.write(f"\n{name}:\n{render_result(r, min_score=args.min_score).rstrip()}\n")
+    below = [n for n, _, r in ranked if args.min_score is not None and r.score < args.min_score]
+    if args.min_score is not None:
+        if below:
+            out.write(f"FAIL: {len(below)} of {len(ranked)} below min {args.min_score:.2f}\n")
+        else:
+            out.write(f"PASS: all {len(ranked)} traces >= min {args.min_score:.2f}\n")
+    if comparison_json:
+        from toolscore.comparison import compare_models, save_comparison_report
+
+        # Toolscore names models by file stem when no -n is given (paths if stems repeat).
+        stems = [Path(t).stem for t in args.traces]
+        keys = args.names or (stems if len(set(stems)) == len(stems) else list(args.traces))
+        document = compare_models({k: r for k, (_, _, r) in zip(keys, scored, strict=True)})
+        out.write(f"Comparison written to {save_comparison_report(document, args.output)}\n")
+    elif fmt:
+        rows = [_row(r, trace, args.min_score, "compare") for _, trace, r in ranked]
+        _write_report(rows, args.output, fmt, out)
+    return EXIT_BELOW if below else EXIT_OK

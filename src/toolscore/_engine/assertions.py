@@ -1,0 +1,313 @@
+"""Assertions on top of ``evaluate()``: ``assert_tools``, ``test_agent``, ``cases``."""
+
+from __future__ import annotations
+
+import inspect
+import math
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from toolscore._engine.evaluate import evaluate
+from toolscore._engine.result import SCALAR_FIELDS, EvaluationResult
+
+if TYPE_CHECKING:
+    from scorekit.report import ToolScoreRow
+
+__all__ = [
+    "ToolScoreAssertionError",
+    "assert_tools",
+    "cases",
+    "check_min_score",
+    "check_response",
+    "record_row",
+    "score_row",
+    "test_agent",
+    "test_agent_async",
+]
+
+
+class ToolScoreAssertionError(AssertionError):
+    """Raised when tool calls miss their expectation.
+
+    Attributes:
+        result: the :class:`~toolscore.core.EvaluationResult` behind the failure.
+        min_score: the threshold that was asked for, if any.
+    """
+
+    def __init__(
+        self, message: str, result: EvaluationResult | None = None, min_score: float | None = None
+    ) -> None:
+        super().__init__(message)
+        self.result = result
+        self.min_score = min_score
+
+
+# Shown by pytest and in tracebacks as ``toolscore.ToolScoreAssertionError`` (its public home).
+ToolScoreAssertionError.__module__ = "toolscore"
+
+
+def check_min_score(min_score: Any, name: str = "min_score") -> float:
+    """Validate a threshold: a number in [0, 1]."""
+    if isinstance(min_score, bool) or not isinstance(min_score, (int, float)):
+        raise TypeError(f"{name} must be a number between 0.0 and 1.0, got {min_score!r}")
+    if math.isnan(min_score) or not 0.0 <= min_score <= 1.0:
+        raise ValueError(f"{name} must be between 0.0 and 1.0, got {min_score!r}")
+    return float(min_score)
+
+
+def record_row(
+    function: str,
+    result: EvaluationResult,
+    threshold: float | None,
+    passed: bool,
+    seconds: float,
+) -> None:
+    """Add a report row to the active session's recorder (no-op outside a session)."""
+    from scorekit.report import active_recorder
+
+    recorder = active_recorder()
+    if recorder is None:
+        return
+    recorder.add(
+        score_row(
+            result,
+            test_id=None,
+            function=function,
+            threshold=threshold,
+            passed=passed,
+            seconds=seconds,
+        )
+    )
+
+
+def score_row(
+    result: EvaluationResult,
+    *,
+    test_id: str | None,
+    function: str,
+    threshold: float | None,
+    passed: bool,
+    seconds: float = 0.0,
+    details: dict[str, Any] | None = None,
+) -> ToolScoreRow:
+    """The report row of one evaluation (``details``: the full result, for file reports)."""
+    from scorekit.report import ToolScoreRow
+
+    return ToolScoreRow(
+        test_id=test_id,
+        function=function,
+        score=result.score,
+        threshold=threshold,
+        outcome="passed" if passed else "failed",
+        metrics={name: getattr(result, name) for name in SCALAR_FIELDS},
+        missing=[c["tool"] for c in result.missing_calls],
+        extra=[c["tool"] for c in result.extra_calls],
+        seconds=seconds,
+        details={} if details is None else details,
+    )
+
+
+def _decide(
+    function: str, result: EvaluationResult, min_score: float | None, started: float
+) -> EvaluationResult:
+    __tracebackhide__ = True
+    passed = min_score is None or result.score >= min_score
+    record_row(function, result, min_score, passed, time.perf_counter() - started)
+    if not passed:
+        from toolscore._engine.render import render_result
+
+        raise ToolScoreAssertionError(
+            render_result(result, min_score=min_score), result=result, min_score=min_score
+        )
+    return result
+
+
+def assert_tools(
+    expected: list[dict[str, Any]],
+    actual: list[dict[str, Any]] | Any,
+    min_score: float = 0.9,
+    weights: Mapping[str, float] | None = None,
+    strict: bool = False,
+) -> EvaluationResult:
+    """Evaluate and fail unless the score reaches ``min_score``.
+
+    Args:
+        expected: the calls that should be made (see :func:`toolscore.evaluate`).
+        actual: the calls made, or a provider response.
+        min_score: the lowest acceptable score, in [0, 1] (default 0.9).
+        weights: custom score weights (see :func:`toolscore.evaluate`).
+        strict: exact types and values.
+
+    Returns:
+        The :class:`~toolscore.core.EvaluationResult` when it passes.
+
+    Raises:
+        ToolScoreAssertionError: the score is below ``min_score``; the message lists every
+            expected call with its actual partner, missing and extra calls, and a hint.
+
+    Example:
+        >>> assert_tools(
+        ...     expected=[{"tool": "search", "args": {"q": "weather"}}],
+        ...     actual=[{"tool": "search", "args": {"q": "weather"}}],
+        ... ).score
+        1.0
+    """
+    __tracebackhide__ = True
+    started = time.perf_counter()
+    threshold = check_min_score(min_score)
+    result = evaluate(expected, actual, weights=weights, strict=strict)
+    return _decide("assert_tools", result, threshold, started)
+
+
+def check_response(response: Any) -> None:
+    """An agent that returns nothing is a bug in the test setup, not a scored failure."""
+    if response is None:
+        raise TypeError(
+            "the agent returned None; it must return its provider response (or a list of "
+            "{'tool': name, 'args': {...}} dicts) so the tool calls can be read"
+        )
+
+
+def _is_async_callable(agent: Any) -> bool:
+    if inspect.iscoroutinefunction(agent):
+        return True
+    call = type(agent).__dict__.get("__call__")
+    return call is not None and inspect.iscoroutinefunction(call)
+
+
+def _agent_threshold(agent: Any, min_score: float | None) -> float | None:
+    """Check ``min_score``, then that ``agent`` is callable; return the threshold."""
+    threshold = None if min_score is None else check_min_score(min_score)
+    if not callable(agent):
+        raise TypeError(f"agent must be callable, got {type(agent).__name__}")
+    return threshold
+
+
+def _score_response(
+    function: str,
+    response: Any,
+    expected: list[dict[str, Any]],
+    weights: Mapping[str, float] | None,
+    strict: bool,
+    threshold: float | None,
+    started: float,
+) -> EvaluationResult:
+    __tracebackhide__ = True
+    check_response(response)
+    result = evaluate(expected, response, weights=weights, strict=strict)
+    return _decide(function, result, threshold, started)
+
+
+def test_agent(
+    agent: Callable[..., Any],
+    input: str,
+    expected: list[dict[str, Any]],
+    min_score: float | None = None,
+    weights: Mapping[str, float] | None = None,
+    strict: bool = False,
+) -> EvaluationResult:
+    """Run ``agent(input)``, read the tool calls from what it returns, and evaluate them.
+
+    Args:
+        agent: a synchronous callable taking the prompt and returning a provider response
+            or a list of ``{"tool", "args"}`` dicts. Use :func:`test_agent_async` for
+            ``async`` agents.
+        input: the prompt.
+        expected: the calls that should be made.
+        min_score: if given, fail below this score.
+        weights: custom score weights.
+        strict: exact types and values.
+
+    Raises:
+        TypeError: ``agent`` is async or returned an awaitable.
+        ToolScoreAssertionError: ``min_score`` is given and not reached.
+
+    Example:
+        >>> def agent(prompt):
+        ...     return [{"tool": "search", "args": {"q": prompt}}]
+        >>> test_agent(agent, "cats", [{"tool": "search", "args": {"q": "cats"}}]).score
+        1.0
+    """
+    __tracebackhide__ = True
+    started = time.perf_counter()
+    threshold = _agent_threshold(agent, min_score)
+    if _is_async_callable(agent):
+        raise TypeError("agent is an async function; use toolscore.test_agent_async instead")
+    response = agent(input)
+    if inspect.isawaitable(response):
+        if inspect.iscoroutine(response):
+            response.close()
+        raise TypeError("agent returned an awaitable; use toolscore.test_agent_async instead")
+    return _score_response("test_agent", response, expected, weights, strict, threshold, started)
+
+
+test_agent.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+
+
+async def test_agent_async(
+    agent: Callable[..., Any],
+    input: str,
+    expected: list[dict[str, Any]],
+    min_score: float | None = None,
+    weights: Mapping[str, float] | None = None,
+    strict: bool = False,
+) -> EvaluationResult:
+    """Like :func:`test_agent` for async agents (a plain callable's result is also accepted).
+
+    Example:
+        >>> async def agent(prompt):
+        ...     return [{"tool": "search", "args": {"q": prompt}}]
+        >>> import asyncio
+        >>> asyncio.run(test_agent_async(agent, "x", [{"tool": "search"}])).score
+        1.0
+    """
+    __tracebackhide__ = True
+    started = time.perf_counter()
+    threshold = _agent_threshold(agent, min_score)
+    response = agent(input)
+    if inspect.isawaitable(response):
+        response = await response
+    return _score_response(
+        "test_agent_async", response, expected, weights, strict, threshold, started
+    )
+
+
+test_agent_async.__test__ = False  # type: ignore[attr-defined]
+
+
+def cases(test_cases: list[dict[str, object]], id_key: str = "input") -> Any:
+    """Parametrize a pytest test with a list of case dicts (keys become argument names).
+
+    Args:
+        test_cases: one dict per case; every dict must have the same keys.
+        id_key: the key whose value names each case in the test id.
+
+    Returns:
+        A ``pytest.mark.parametrize`` decorator.
+
+    Example:
+        >>> import toolscore
+        >>> @toolscore.cases([{"input": "weather NYC", "expected": [{"tool": "get_weather"}]}])
+        ... def test_agent(input, expected):
+        ...     pass
+    """
+    import pytest
+
+    if not isinstance(test_cases, (list, tuple)) or not test_cases:
+        raise ValueError("cases() needs a non-empty list of dicts, one per test case")
+    for n, case in enumerate(test_cases):
+        if not isinstance(case, Mapping):
+            raise TypeError(f"cases(): test_cases[{n}] must be a dict, got {type(case).__name__}")
+    names = list(test_cases[0].keys())
+    for n, case in enumerate(test_cases[1:], start=1):
+        if set(case) != set(names):
+            raise ValueError(
+                f"cases(): test_cases[{n}] has keys {sorted(case)}, but test_cases[0] has "
+                f"{sorted(names)}; every case needs the same keys"
+            )
+    ids = [str(case.get(id_key, n)) for n, case in enumerate(test_cases)]
+    values = [tuple(case[name] for name in names) for case in test_cases]
+    if len(names) == 1:
+        return pytest.mark.parametrize(names[0], [v[0] for v in values], ids=ids)
+    return pytest.mark.parametrize(",".join(names), values, ids=ids)

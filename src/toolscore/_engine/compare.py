@@ -1,0 +1,201 @@
+"""The one comparison rule: every metric, the failure text and the reports use it.
+
+Lenient (default): a matcher decides first; then equality, with int and float compared
+numerically (bool is not a number), strings compared after stripping surrounding white space,
+and lists, tuples and dicts compared element by element with this same rule.
+
+Strict: exact types and values, recursing; matchers are still honoured.
+
+``canonical()`` gives a hashable form that is equal for two values exactly when the rule says
+they are equal, so identical argument sets can be paired by hashing (see ``_align``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping
+from typing import Any
+
+from toolscore.matchers import Matcher, _safe_eq
+
+__all__ = ["NOT_CANONICAL", "args_satisfy", "canonical", "contains_matcher", "values_match"]
+
+
+def values_match(expected: Any, actual: Any, strict: bool = False) -> bool:
+    """Apply the comparison rule to one expected value and one actual value."""
+    if isinstance(expected, Matcher):
+        return bool(expected == actual)
+    if strict:
+        return _strict(expected, actual)
+    return _lenient(expected, actual)
+
+
+def _lenient(expected: Any, actual: Any) -> bool:
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(expected) is type(actual) and expected == actual
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return bool(expected == actual)
+    if isinstance(expected, str) and isinstance(actual, str):
+        return expected.strip() == actual.strip()
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict) or expected.keys() != actual.keys():
+            return False
+        return all(values_match(v, actual[k], False) for k, v in expected.items())
+    if isinstance(expected, (list, tuple)):
+        if not isinstance(actual, (list, tuple)) or len(expected) != len(actual):
+            return False
+        return all(values_match(e, a, False) for e, a in zip(expected, actual, strict=False))
+    return _safe_eq(expected, actual)
+
+
+def _strict(expected: Any, actual: Any) -> bool:
+    if type(expected) is not type(actual):
+        return False
+    if isinstance(expected, dict):
+        if expected.keys() != actual.keys():
+            return False
+        return all(values_match(v, actual[k], True) for k, v in expected.items())
+    if isinstance(expected, (list, tuple)):
+        if len(expected) != len(actual):
+            return False
+        return all(values_match(e, a, True) for e, a in zip(expected, actual, strict=False))
+    return _safe_eq(expected, actual)
+
+
+def contains_matcher(value: Any) -> bool:
+    """True when a matcher sits anywhere inside ``value``."""
+    if isinstance(value, Matcher):
+        return True
+    if isinstance(value, dict):
+        return any(contains_matcher(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(contains_matcher(v) for v in value)
+    return False
+
+
+class _NotCanonical:
+    def __repr__(self) -> str:
+        return "NOT_CANONICAL"
+
+
+NOT_CANONICAL: Any = _NotCanonical()
+"""Returned by :func:`canonical` for values the hash shortcut cannot handle (NaN, objects)."""
+
+
+class _Fail(Exception):
+    pass
+
+
+def canonical(value: Any, strict: bool = False) -> Any:
+    """A hashable form: equal forms iff the rule says the values are equal (no matchers).
+
+    Returns ``NOT_CANONICAL`` for values that have no such form (matchers, NaN, unknown
+    objects); callers then fall back to :func:`values_match`.
+    """
+    try:
+        return _canon_strict(value) if strict else _canon_lenient(value)
+    except _Fail:
+        return NOT_CANONICAL
+
+
+class _Sentinel:
+    """A form no user value has (users never hold these objects)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+# Forms are untagged where Python's own == already agrees with the rule (str, int, float,
+# None, tuples for sequences, frozensets for mappings: no two of these kinds are ever equal).
+# Only what Python would confuse is tagged: True == 1 (bools), and in strict mode 1 == 1.0
+# (floats) and [1] vs (1,) (tuples).
+_TRUE, _FALSE = _Sentinel("true"), _Sentinel("false")
+_FLOAT, _TUPLE = _Sentinel("float"), _Sentinel("tuple")
+_KEY_TYPES = frozenset((str, int))
+
+
+def _mapping(value: dict[Any, Any], canon: Any) -> Hashable:
+    keys = value.keys()
+    # Keys compare with Python's == in the rule too; only str and int keys (not bool) are
+    # kept apart the same way by hashing.
+    if not _KEY_TYPES.issuperset(map(type, keys)):
+        for key in keys:
+            if isinstance(key, bool) or not isinstance(key, (str, int)):
+                raise _Fail
+    return frozenset(zip(keys, map(canon, value.values()), strict=False))
+
+
+def _canon_lenient(value: Any) -> Any:
+    kind = type(value)
+    if kind is str:
+        return value.strip()
+    if kind is int:
+        return value
+    if kind is float:
+        if value != value:  # NaN equals nothing
+            raise _Fail
+        return value  # 1 == 1.0 and hash(1) == hash(1.0): numbers compare numerically
+    if kind is dict:
+        return _mapping(value, _canon_lenient)
+    if kind is list or kind is tuple:
+        return tuple(map(_canon_lenient, value))
+    if value is None:
+        return None
+    if kind is bool:
+        return _TRUE if value else _FALSE
+    # Subclasses (enums, str and dict subclasses) read as their base type, as the rule does.
+    if isinstance(value, str):
+        return str.strip(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            raise _Fail
+        return float(value)
+    if isinstance(value, (list, tuple)):
+        return tuple(map(_canon_lenient, value))
+    if isinstance(value, dict):
+        return _mapping(value, _canon_lenient)
+    raise _Fail
+
+
+def _canon_strict(value: Any) -> Any:
+    kind = type(value)
+    if kind is str or kind is int:
+        return value
+    if kind is float:
+        if value != value:
+            raise _Fail
+        return (_FLOAT, value)
+    if kind is dict:
+        return _mapping(value, _canon_strict)
+    if kind is list:
+        return tuple(map(_canon_strict, value))
+    if kind is tuple:
+        return (_TUPLE, *map(_canon_strict, value))
+    if value is None:
+        return None
+    if kind is bool:
+        return _TRUE if value else _FALSE
+    raise _Fail
+
+
+def args_satisfy(args: Mapping[str, Any] | None, wanted: Mapping[str, Any], strict: bool) -> bool:
+    """Every argument named in ``wanted`` is present in ``args`` and matches (others ignored).
+
+    The rule behind ``expect().does_not_call()``, ``.calls()`` and forbidden-call policies.
+
+    Example:
+        >>> args_satisfy({"path": "/etc/passwd", "mode": "r"}, {"path": "/etc/passwd"}, False)
+        True
+    """
+    if not wanted:
+        return True
+    if not args:
+        return False
+    return all(k in args and values_match(v, args[k], strict) for k, v in wanted.items())

@@ -1,0 +1,188 @@
+"""Tool calls from OpenTelemetry spans that follow the GenAI semantic conventions.
+
+A tool execution is a span with ``gen_ai.tool.name`` and either
+``gen_ai.operation.name = "execute_tool"`` (GenAI agent spans) or
+``mcp.method.name = "tools/call"`` (MCP client spans). Its arguments are
+``gen_ai.tool.call.arguments`` (JSON text or an object), its result
+``gen_ai.tool.call.result``, its id ``gen_ai.tool.call.id`` (``jsonrpc.request.id`` for MCP);
+an ERROR status or an ``error.type`` attribute marks a failed call.
+
+Read: an OTLP/JSON export (``{"resourceSpans": [...]}``, as OTLP exporters and the collector's
+file exporter write it; a JSON Lines file of them reads as a list), a list of span dicts
+(OTLP key/value attribute lists or plain mappings), or OpenTelemetry SDK span objects
+(``ReadableSpan``, e.g. from ``InMemorySpanExporter``). Other spans (chat, agent, HTTP) are
+skipped; calls come in start-time order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from toolscore._engine.shapes import read_arguments
+
+__all__ = ["is_tool_span", "looks_like_otel", "otel_calls"]
+
+_TOOL_NAME = "gen_ai.tool.name"
+_ERROR_CODES = (2, "2", "STATUS_CODE_ERROR", "ERROR", "error")
+
+
+def _any_value(value: Any) -> Any:
+    """An OTLP ``AnyValue`` (``{"stringValue": ...}``, arrays, key/value lists) as Python."""
+    if not isinstance(value, Mapping):
+        return value
+    for key in ("stringValue", "boolValue", "doubleValue", "bytesValue"):
+        if key in value:
+            return value[key]
+    if "intValue" in value:
+        try:
+            return int(value["intValue"])  # OTLP/JSON writes 64-bit ints as strings
+        except (TypeError, ValueError):
+            return value["intValue"]
+    if "arrayValue" in value:
+        return [_any_value(v) for v in (value["arrayValue"] or {}).get("values") or []]
+    if "kvlistValue" in value:
+        return _key_values((value["kvlistValue"] or {}).get("values") or [])
+    return None
+
+
+def _key_values(items: Iterable[Any]) -> dict[str, Any]:
+    return {
+        str(kv["key"]): _any_value(kv.get("value"))
+        for kv in items
+        if isinstance(kv, Mapping) and "key" in kv
+    }
+
+
+def _attributes(span: Any) -> dict[str, Any]:
+    raw = span.get("attributes") if isinstance(span, Mapping) else getattr(span, "attributes", None)
+    if isinstance(raw, list):
+        return _key_values(raw)
+    if isinstance(raw, Mapping):
+        return dict(raw)
+    try:
+        return dict(raw) if raw is not None else {}
+    except (TypeError, ValueError):
+        return {}
+
+
+def is_tool_span(span: Any) -> bool:
+    """Whether a span records a tool execution (GenAI ``execute_tool`` or MCP ``tools/call``).
+
+    Example:
+        >>> is_tool_span({"attributes": {"gen_ai.operation.name": "execute_tool",
+        ...                              "gen_ai.tool.name": "search"}})
+        True
+    """
+    attributes = _attributes(span)
+    if not attributes.get(_TOOL_NAME):
+        return False
+    return (
+        attributes.get("gen_ai.operation.name") == "execute_tool"
+        or attributes.get("mcp.method.name") == "tools/call"
+    )
+
+
+def _is_export(value: Any) -> bool:
+    return isinstance(value, Mapping) and "resourceSpans" in value
+
+
+def looks_like_otel(data: Any) -> bool:
+    """An OTLP export, a list of exports (JSON Lines), or a list holding a tool span."""
+    if _is_export(data):
+        return True
+    if isinstance(data, (list, tuple)) and data:
+        if all(_is_export(item) for item in data):
+            return True
+        return any(is_tool_span(item) for item in data[:100])
+    return False
+
+
+def _spans(data: Any) -> list[Any]:
+    if isinstance(data, (list, tuple)):
+        out: list[Any] = []
+        for item in data:
+            out.extend(_spans(item) if _is_export(item) else [item])
+        return out
+    if not _is_export(data):
+        return [data]
+    spans: list[Any] = []
+    for resource in data.get("resourceSpans") or []:
+        if not isinstance(resource, Mapping):
+            continue
+        scopes = resource.get("scopeSpans") or resource.get("instrumentationLibrarySpans") or []
+        for scope in scopes:
+            if isinstance(scope, Mapping):
+                spans.extend(scope.get("spans") or [])
+    return spans
+
+
+def _nanos(span: Any, json_key: str, sdk_attr: str) -> int | None:
+    value = span.get(json_key) if isinstance(span, Mapping) else getattr(span, sdk_attr, None)
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def _status(span: Any) -> tuple[bool, str | None]:
+    if isinstance(span, Mapping):
+        status = span.get("status") or {}
+        if not isinstance(status, Mapping):
+            return False, None
+        return status.get("code") in _ERROR_CODES, status.get("message") or None
+    status = getattr(span, "status", None)
+    code = getattr(getattr(status, "status_code", None), "name", None)
+    return code == "ERROR", getattr(status, "description", None) or None
+
+
+def _decoded(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
+
+
+def otel_calls(data: Any) -> list[dict[str, Any]]:
+    """One call dict per tool span, in start-time order.
+
+    Each holds ``tool``, ``args``, ``result``, ``is_error``, ``error``, ``duration`` (seconds,
+    when both timestamps are there) and ``id``. Arguments that are not a JSON object warn
+    (:class:`~toolscore.integrations.MalformedArgumentsWarning`) and read as ``{}``.
+    """
+    rows: list[tuple[int, int, dict[str, Any]]] = []
+    for position, span in enumerate(_spans(data)):
+        if not is_tool_span(span):
+            continue
+        attributes = _attributes(span)
+        tool = str(attributes[_TOOL_NAME])
+        start = _nanos(span, "startTimeUnixNano", "start_time")
+        end = _nanos(span, "endTimeUnixNano", "end_time")
+        failed, message = _status(span)
+        error_type = attributes.get("error.type")
+        is_error = failed or bool(error_type)
+        call_id = attributes.get("gen_ai.tool.call.id") or attributes.get("jsonrpc.request.id")
+        rows.append(
+            (
+                start if start is not None else 0,
+                position,
+                {
+                    "tool": tool,
+                    "args": read_arguments(attributes.get("gen_ai.tool.call.arguments"), tool),
+                    "result": _decoded(attributes.get("gen_ai.tool.call.result")),
+                    "is_error": is_error,
+                    "error": (message or (str(error_type) if error_type else None))
+                    if is_error
+                    else None,
+                    "duration": (end - start) / 1e9
+                    if start is not None and end is not None
+                    else None,
+                    "id": None if call_id is None else str(call_id),
+                },
+            )
+        )
+    rows.sort(key=lambda row: (row[0], row[1]))
+    return [row for _, _, row in rows]

@@ -1,0 +1,209 @@
+"""The failure text: what was expected, what happened, by how much it missed, one hint."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from toolscore._engine.compare import values_match
+
+if TYPE_CHECKING:
+    from toolscore._engine.details import PairDetail
+    from toolscore._engine.result import EvaluationResult
+
+__all__ = ["format_call", "format_value", "render_result"]
+
+_MAX_VALUE = 60
+_SHOW_ALL_PAIRS = 30
+
+
+def format_value(value: Any, limit: int = _MAX_VALUE) -> str:
+    """A short repr for one argument value."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _ratio(value: float | None) -> str:
+    return "n/a (nothing expected)" if value is None else f"{value:.3f}"
+
+
+def format_call(tool: str, args: dict[str, Any] | None) -> str:
+    """``tool(a=1, b='x')``; unchecked arguments show as ``tool(...)``."""
+    if args is None:
+        return f"{tool}(...)"
+    inner = ", ".join(f"{k}={format_value(v, 40)}" for k, v in args.items())
+    text = f"{tool}({inner})"
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _unpaired_lines(title: str, meaning: str, side: str, calls: list[dict[str, Any]]) -> list[str]:
+    """``Missing calls (2), expected but never made:`` and one line per call (or ``none``)."""
+    if not calls:
+        return [f"{title} calls: none."]
+    return [f"{title} calls ({len(calls)}), {meaning}:"] + [
+        f"  - {format_call(c['tool'], c['args'])} ({side} call #{c['index'] + 1})" for c in calls
+    ]
+
+
+def _pair_lines(result: EvaluationResult, pair: PairDetail, number: int) -> list[str]:
+    e_args = result.gold.args[pair.expected_index]
+    a_args = result.trace.args[pair.actual_index]
+    head = (
+        f"  {number}. {format_call(pair.tool, e_args)} -> actual call "
+        f"#{pair.actual_index + 1} {format_call(pair.tool, a_args)}"
+    )
+    if not pair.checked:
+        return [head + ": arguments not checked."]
+    if pair.ok:
+        return [head + ": all arguments agree."]
+    lines = [head + ":"]
+    if not pair.arguments:
+        lines.append("       expected no arguments and got none (ok)")
+    for arg in pair.arguments:
+        if arg.status == "ok":
+            lines.append(
+                f"       {arg.name}: expected {format_value(arg.expected)}, "
+                f"actual {format_value(arg.actual)} (ok)"
+            )
+        elif arg.status == "mismatch":
+            lines.append(
+                f"       {arg.name}: expected {format_value(arg.expected)}, "
+                f"actual {format_value(arg.actual)} (NOT ok)"
+            )
+        elif arg.status == "missing":
+            lines.append(
+                f"       {arg.name}: expected {format_value(arg.expected)}, "
+                "but the call did not pass it (NOT ok)"
+            )
+        else:
+            lines.append(
+                f"       {arg.name}: not expected, actual {format_value(arg.actual)} (NOT ok)"
+            )
+    if e_args == {} and a_args:
+        lines.append("       expected no arguments at all (args={}).")
+    return lines
+
+
+def _hint(result: EvaluationResult) -> str:
+    called = set(result.trace.tools)
+    never = [m["tool"] for m in result.missing_calls if m["tool"] not in called]
+    if never:
+        return (
+            f"The agent never called {never[0]!r}; check that the tool is offered to it under "
+            "exactly that name (names are case-sensitive) and that the prompt asks for it."
+        )
+    bad_pairs = [p for p in result.pairs if not p.ok]
+    if result.strict and any(
+        values_match(a.expected, a.actual, False)
+        for p in bad_pairs
+        for a in p.arguments
+        if a.status == "mismatch"
+    ):
+        return (
+            "Some values differ only in type or surrounding white space, which strict=True "
+            "rejects; drop strict=True to compare numbers numerically and strings stripped."
+        )
+    if any(a.status == "mismatch" for p in bad_pairs for a in p.arguments):
+        return (
+            "If a differing value is acceptable, say so in the expectation with a matcher "
+            "(ANY, Regex, Approx, OneOf, Contains, IsType) instead of a literal value."
+        )
+    if any(a.status in ("missing", "unexpected") for p in bad_pairs for a in p.arguments):
+        return (
+            "Argument names differ between expected and actual calls; compare them above, "
+            "or leave out 'args' to skip checking arguments of a call."
+        )
+    if result.missing_calls:
+        return (
+            f"The agent called {result.missing_calls[0]['tool']!r} fewer times than expected; "
+            "check whether it stops early or merges several requests into one call."
+        )
+    if result.extra_calls:
+        return (
+            "The agent made calls that were not expected; add them to the expected list if "
+            "they are fine, or lower their weight with weights={'redundant_rate': ...}."
+        )
+    if result.sequence_accuracy < 1.0:
+        return (
+            "The right calls were made in a different order; if order does not matter, "
+            "lower its weight with weights={'sequence_accuracy': 0}."
+        )
+    return "Lower min_score or change weights if this result is acceptable."
+
+
+def render_result(
+    result: EvaluationResult,
+    min_score: float | None = None,
+    problems: list[str] | None = None,
+    hint: str | None = None,
+) -> str:
+    """The full failure text for a result (and optional behavioural problems from expect)."""
+    lines: list[str] = []
+    low = min_score is not None and result.score < min_score
+    if problems and low:
+        lines.append(
+            f"The tool calls broke {len(problems)} expectation(s) and scored {result.score:.2f} "
+            f"(grade {result.grade}), below the required {min_score:.2f}."
+        )
+    elif problems:
+        lines.append(
+            f"The tool calls broke {len(problems)} expectation(s); their score is "
+            f"{result.score:.2f} (grade {result.grade})."
+        )
+    elif low:
+        lines.append(
+            f"Tool calls scored {result.score:.2f} (grade {result.grade}), below the required "
+            f"{min_score:.2f}."
+        )
+    else:
+        lines.append(f"Tool calls scored {result.score:.2f} (grade {result.grade}).")
+    if problems:
+        lines.append("")
+        lines.append("Broken expectations:")
+        lines.extend(f"  - {p}" for p in problems)
+    n_expected, n_actual = len(result.gold), len(result.trace)
+    lines.append("")
+    lines.append(
+        f"Expected {n_expected} call(s); the agent made {n_actual}. "
+        f"{len(result.pairs)} expected call(s) were paired with an actual call to the same tool."
+    )
+    pairs = result.pairs
+    if pairs:
+        lines.append("Expected calls and the actual calls paired with them:")
+        by_expected = {p.expected_index: p for p in pairs}
+        show_all = n_expected <= _SHOW_ALL_PAIRS
+        hidden = 0
+        for i in range(n_expected):
+            pair = by_expected.get(i)
+            if pair is None:
+                if show_all:
+                    lines.append(
+                        f"  {i + 1}. {format_call(result.gold.tools[i], result.gold.args[i])}"
+                        " -> no actual call (missing)."
+                    )
+                continue
+            if not show_all and pair.ok:
+                hidden += 1
+                continue
+            lines.extend(_pair_lines(result, pair, i + 1))
+        if hidden:
+            lines.append(
+                f"  ... and {hidden} more expected call(s) matched with all arguments agreeing."
+            )
+    lines.append("")
+    lines.extend(
+        _unpaired_lines("Missing", "expected but never made", "expected", result.missing_calls)
+    )
+    lines.extend(_unpaired_lines("Extra", "made but not expected", "actual", result.extra_calls))
+    lines.append("")
+    threshold = f" (required: {min_score:.2f})" if min_score is not None else ""
+    lines.append(
+        f"Scores: score {result.score:.3f}{threshold}; tool F1 {result.tool_f1:.3f}, "
+        f"argument F1 {result.argument_f1:.3f}, sequence {result.sequence_accuracy:.3f}, "
+        f"redundant rate {result.redundant_rate:.3f}, "
+        f"required-call recall {_ratio(result.required_call_recall)}."
+    )
+    perfect = result.score >= 1.0 and not problems
+    # A clean pass needs no advice; anything short of perfect gets the one most useful hint.
+    if hint or not perfect:
+        lines.append(f"Hint: {hint or _hint(result)}")
+    return "\n".join(lines)

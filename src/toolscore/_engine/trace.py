@@ -1,0 +1,150 @@
+"""``evaluate_trace``: score a recorded trace file against a gold file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from toolscore._engine.evaluate import evaluate
+from toolscore._engine.result import EvaluationResult
+from toolscore._engine.tool_judge import judge_tool_calls
+from toolscore._engine.trace_files import (
+    TRACE_FORMATS,
+    TraceFileError,
+    TraceFileNotFoundError,
+    check_format,
+    read_json_file,
+    trace_calls,
+)
+from toolscore._engine.trace_gold import GoldFormatError, decode_gold
+
+__all__ = [
+    "TRACE_FORMATS",
+    "GoldFormatError",
+    "TraceFileError",
+    "TraceFileNotFoundError",
+    "evaluate_trace",
+    "load_gold",
+    "load_trace",
+]
+
+
+def load_gold(gold_file: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The expected calls of a gold file, with JSON-encoded matchers decoded.
+
+    Raises:
+        TraceFileNotFoundError: (a ``FileNotFoundError`` and a ``TraceFileError``) no file.
+        TraceFileError: (a ``ValueError``) empty or malformed file, or an unknown matcher key.
+    """
+    name = os.fspath(gold_file)
+    return decode_gold(read_json_file(gold_file), name)
+
+
+def load_trace(trace_file: str | os.PathLike[str], format: str = "auto") -> list[dict[str, Any]]:
+    """The calls recorded in a trace file, as ``[{"tool": ..., "args": {...}}]`` (plus run
+    data such as ``result``, ``is_error``, ``duration`` when the format records it).
+
+    Raises:
+        ValueError: ``format`` is not one of ``TRACE_FORMATS`` ("Unsupported format").
+        TraceFileNotFoundError: no such file.
+        TraceFileError: empty or malformed file, or a shape the format cannot read.
+    """
+    check_format(format)
+    name = os.fspath(trace_file)
+    return trace_calls(read_json_file(trace_file), format, name)
+
+
+def evaluate_trace(
+    gold_file: str | os.PathLike[str],
+    trace_file: str | os.PathLike[str],
+    format: str = "auto",
+    validate_side_effects: bool = True,
+    judge: Any = False,
+    forbidden: Sequence[Mapping[str, Any]] | None = None,
+    weights: Mapping[str, float] | None = None,
+    *,
+    strict: bool = False,
+) -> EvaluationResult:
+    """Score the tool calls recorded in ``trace_file`` against the gold calls in ``gold_file``.
+
+    Args:
+        gold_file: JSON list of ``{"tool": name, "args": {...}}`` (optionally with
+            ``"side_effects"`` checks and a ``"description"``); argument values may be matchers
+            in their JSON encoding (``{"$regex": "NYC|JFK"}``, ``{"$any": true}``,
+            ``{"$approx": 72.5, "rel": 0.01}``, ``{"$one_of": [...]}``,
+            ``{"$contains": ...}``, ``{"$type": "int"}``).
+        trace_file: the recorded calls: an OpenAI, Anthropic, Gemini, LangChain or CrewAI
+            response or message list, MCP JSON-RPC ``tools/call`` requests (JSON list, one per
+            line, or a recorded session), OpenTelemetry GenAI spans (OTLP/JSON), or a plain
+            list of ``{"tool", "args"}``.
+        format: ``auto`` (detect) or one of ``openai``, ``anthropic``, ``gemini``,
+            ``langchain``, ``mcp``, ``otel``, ``crewai``, ``custom``.
+        validate_side_effects: run the gold calls' ``side_effects`` checks on their paired
+            actual calls (``metrics["side_effect_metrics"]``).
+        judge: ``False`` (default): deterministic scoring only. ``True``, a model name or a
+            judge configuration: also ask the LLM tool-call judge
+            (``metrics["semantic_metrics"]``; an error when the judge is not available).
+        forbidden: calls the agent must never make (see :func:`toolscore.evaluate`).
+        weights: custom score weights, as for :func:`toolscore.evaluate`.
+        strict: exact types and values, as for :func:`toolscore.evaluate`.
+
+    Returns:
+        The :class:`~toolscore.core.EvaluationResult`; its ``metrics`` also hold
+        ``latency_metrics`` / ``cost_metrics`` when the trace records durations / costs, and
+        ``schema_metrics`` when gold calls carry an argument schema (``metadata.schema``).
+
+    Raises:
+        TraceFileNotFoundError: (a ``FileNotFoundError``) a file does not exist.
+        TraceFileError: (a ``ValueError``) a file is empty, not JSON, of an unknown shape, or
+            holds an unknown matcher key; the message names the file and the problem.
+        ValueError: ``format`` is unknown ("Unsupported format"), or bad weights or rules.
+
+    Example:
+        >>> import json, tempfile, os
+        >>> d = tempfile.mkdtemp()
+        >>> gold, trace = os.path.join(d, "gold.json"), os.path.join(d, "trace.json")
+        >>> _ = open(gold, "w").write(json.dumps(
+        ...     [{"tool": "get_weather", "args": {"city": {"$regex": "NYC|JFK"}}}]))
+        >>> _ = open(trace, "w").write(json.dumps(
+        ...     [{"tool": "get_weather", "args": {"city": "NYC"}}]))
+        >>> evaluate_trace(gold, trace).score
+        1.0
+    """
+    check_format(format)
+    if not isinstance(validate_side_effects, bool):
+        raise TypeError(
+            f"validate_side_effects must be True or False, got {validate_side_effects!r}"
+        )
+    expected = load_gold(gold_file)
+    actual = load_trace(trace_file, format)
+    result = evaluate(expected, actual, weights=weights, strict=strict, forbidden=forbidden)
+    gold_calls, calls = result.gold_calls, result.trace_calls
+    extra: dict[str, Any] = {}
+    if validate_side_effects:
+        from toolscore.metrics.side_effects import (
+            calculate_side_effect_success_rate,
+            default_side_effect_validators,
+        )
+
+        extra["side_effect_metrics"] = calculate_side_effect_success_rate(
+            gold_calls, calls, default_side_effect_validators()
+        )
+    from toolscore.validators.schema import calculate_schema_validation_metrics
+
+    # Gold calls written by `toolscore generate` carry their tool's argument schema.
+    schemas = calculate_schema_validation_metrics(gold_calls, calls)
+    if schemas["total_validated"] > 0:
+        extra["schema_metrics"] = schemas
+    from toolscore.metrics.cost import calculate_cost_attribution, calculate_latency
+
+    latency = calculate_latency(calls)
+    if latency["total_duration"] > 0:
+        extra["latency_metrics"] = latency
+    cost = calculate_cost_attribution(calls)
+    if cost["total_cost"] > 0:
+        extra["cost_metrics"] = cost
+    if judge is not False and judge is not None:
+        extra["semantic_metrics"] = judge_tool_calls(gold_calls, calls, judge)
+    result._add_metrics(extra)
+    return result

@@ -1,0 +1,16 @@
+"""The ``anthropic`` trace format.
+
+Anthropic Messages responses or message lists (tool_use blocks).
+"""
+
+from __future__ import annotations
+
+from toolscore._engine.format_adapter import FormatAdapter
+
+__all__ = ["AnthropicAdapter"]
+
+
+class AnthropicAdapter(FormatAdapter):
+    """Reads the ``anthropic`` format into ``ToolCall`` objects (see the module doc)."""
+
+    format = "anthropic"

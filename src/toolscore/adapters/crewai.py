@@ -1,0 +1,13 @@
+"""The ``crewai`` trace format: CrewAI tools_results entries (tool_name, tool_args)."""
+
+from __future__ import annotations
+
+from toolscore._engine.format_adapter import FormatAdapter
+
+__all__ = ["CrewAIAdapter"]
+
+
+class CrewAIAdapter(FormatAdapter):
+    """Reads the ``crewai`` format into ``ToolCall`` objects (see the module doc)."""
+
+    format = "crewai"

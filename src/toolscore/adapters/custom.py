@@ -1,0 +1,13 @@
+"""The ``custom`` trace format: plain lists of {"tool": name, "args": {...}} (or under "calls")."""
+
+from __future__ import annotations
+
+from toolscore._engine.format_adapter import FormatAdapter
+
+__all__ = ["CustomAdapter"]
+
+
+class CustomAdapter(FormatAdapter):
+    """Reads the ``custom`` format into ``ToolCall`` objects (see the module doc)."""
+
+    format = "custom"

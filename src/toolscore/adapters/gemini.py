@@ -1,0 +1,13 @@
+"""The ``gemini`` trace format: Gemini responses (candidates[].content.parts[].functionCall)."""
+
+from __future__ import annotations
+
+from toolscore._engine.format_adapter import FormatAdapter
+
+__all__ = ["GeminiAdapter"]
+
+
+class GeminiAdapter(FormatAdapter):
+    """Reads the ``gemini`` format into ``ToolCall`` objects (see the module doc)."""
+
+    format = "gemini"

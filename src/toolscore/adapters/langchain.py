@@ -1,0 +1,16 @@
+"""The ``langchain`` trace format.
+
+LangChain / LangGraph message lists and states, and AgentAction dicts.
+"""
+
+from __future__ import annotations
+
+from toolscore._engine.format_adapter import FormatAdapter
+
+__all__ = ["LangChainAdapter"]
+
+
+class LangChainAdapter(FormatAdapter):
+    """Reads the ``langchain`` format into ``ToolCall`` objects (see the module doc)."""
+
+    format = "langchain"

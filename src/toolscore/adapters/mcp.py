@@ -1,0 +1,13 @@
+"""The ``mcp`` trace format: MCP JSON-RPC logs: tools/call requests, merged with their responses."""
+
+from __future__ import annotations
+
+from toolscore._engine.format_adapter import FormatAdapter
+
+__all__ = ["MCPAdapter"]
+
+
+class MCPAdapter(FormatAdapter):
+    """Reads the ``mcp`` format into ``ToolCall`` objects (see the module doc)."""
+
+    format = "mcp"

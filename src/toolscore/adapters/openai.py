@@ -1,0 +1,16 @@
+"""The ``openai`` trace format.
+
+OpenAI Chat Completions and Responses API responses, or message lists.
+"""
+
+from __future__ import annotations
+
+from toolscore._engine.format_adapter import FormatAdapter
+
+__all__ = ["OpenAIAdapter"]
+
+
+class OpenAIAdapter(FormatAdapter):
+    """Reads the ``openai`` format into ``ToolCall`` objects (see the module doc)."""
+
+    format = "openai"

@@ -1,0 +1,252 @@
+"""BFCL's data files: questions with their function schemas, possible answers, model results.
+
+All three are JSON Lines (one object a line, whatever the ``.json`` suffix says): questions
+``{"id", "question", "function"}``, answers ``{"id", "ground_truth"}``, model results
+``{"id", "result", ...}``. A record's category is its id without the trailing ``_<index>``
+(``live_simple_3-2-1`` -> ``live_simple``), as BFCL reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toolscore.bfcl._inputs import read_answer, read_schemas
+from toolscore.bfcl._verdict import BFCLVerdict, check, checker_for
+
+__all__ = ["BFCLCase", "BFCLDataError", "category_of", "load", "read_records"]
+
+_NO_ANSWERS = ("irrelevance", "relevance")
+
+
+class BFCLDataError(ValueError):
+    """A BFCL data file is missing, unreadable or not in BFCL's format (message says where)."""
+
+
+def category_of(test_id: str) -> str:
+    """The BFCL category of a test id.
+
+    Example:
+        >>> category_of("live_parallel_multiple_3-2-0"), category_of("simple_python_12")
+        ('live_parallel_multiple', 'simple_python')
+    """
+    return test_id.split(":")[0].rsplit("_", 1)[0]
+
+
+@dataclass(frozen=True)
+class BFCLCase:
+    """One BFCL question with its possible answer.
+
+    Attributes:
+        id: BFCL's id (``"parallel_3"``).
+        category: the category from the id (``"parallel"``).
+        question: BFCL's turns, ``[[{"role": ..., "content": ...}, ...]]``.
+        functions: the function schemas offered to the model.
+        ground_truth: the possible answer, ``[{name: {param: [alternatives]}}]`` (``None``
+            for the relevance categories, which have no answer).
+    """
+
+    id: str
+    category: str
+    question: list[Any] = field(repr=False)
+    functions: list[dict[str, Any]] = field(repr=False)
+    ground_truth: list[dict[str, Any]] | None = field(repr=False)
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The chat messages of the question (every turn's messages, in order)."""
+        out: list[dict[str, Any]] = []
+        for turn in self.question:
+            out.extend(turn if isinstance(turn, list) else [turn])
+        return out
+
+    def check(self, model_output: Any, *, underscore_to_dot: bool = False) -> BFCLVerdict:
+        """BFCL's verdict on ``model_output`` for this question (see :func:`check`)."""
+        return check(
+            self.functions,
+            self.ground_truth,
+            model_output,
+            underscore_to_dot=underscore_to_dot,
+            category=self.category,
+        )
+
+    def to_expected(
+        self, *, underscore_to_dot: bool = False, optional: str = "omit"
+    ) -> list[dict[str, Any]]:
+        """The answer as ``evaluate()`` expectations (see :func:`to_expected`)."""
+        from toolscore.bfcl._expected import to_expected
+
+        if self.ground_truth is None:
+            raise ValueError(f"{self.id}: a {self.category} question has no answer to expect")
+        return to_expected(
+            self.ground_truth,
+            self.functions,
+            underscore_to_dot=underscore_to_dot,
+            optional=optional,
+        )
+
+
+def read_records(path: str | os.PathLike[str], what: str) -> list[tuple[int, dict[str, Any]]]:
+    """The JSON objects of a JSON Lines file (or of a JSON array), with their line numbers.
+
+    Raises:
+        BFCLDataError: the file is missing, empty, or a line is not a JSON object.
+    """
+    name = os.fspath(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise BFCLDataError(f"{name}: no such file ({what})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BFCLDataError(f"{name}: cannot read the {what} ({exc})") from None
+    if not text.strip():
+        raise BFCLDataError(f"{name}: the file is empty (expected the {what})")
+    if text.lstrip().startswith("["):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise BFCLDataError(f"{name}: not valid JSON ({exc})") from None
+        pairs = list(enumerate(data if isinstance(data, list) else [data], start=1))
+    else:
+        pairs = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            if not line.strip():
+                continue
+            try:
+                pairs.append((number, json.loads(line)))
+            except ValueError as exc:
+                raise BFCLDataError(
+                    f"{name}, line {number}: not valid JSON ({exc}); BFCL files hold one "
+                    "JSON object a line"
+                ) from None
+    out = []
+    for number, record in pairs:
+        if not isinstance(record, dict) or not isinstance(record.get("id"), str):
+            raise BFCLDataError(
+                f'{name}, line {number}: each {what} record needs an "id" string, got '
+                f"{str(record)[:80]}"
+            )
+        out.append((number, record))
+    return out
+
+
+def _selected(categories: str | Sequence[str] | None) -> set[str] | None:
+    if categories is None:
+        return None
+    names = [categories] if isinstance(categories, str) else list(categories)
+    out = set()
+    for name in names:
+        for part in str(name).split(","):
+            if part.strip():
+                checker_for(part.strip(), 0, 0)  # Java/JavaScript and multi-turn fail here
+                out.add(part.strip())
+    return out
+
+
+def load(
+    questions_path: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    answers_path: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None,
+    *,
+    category: str | Sequence[str] | None = None,
+) -> list[BFCLCase]:
+    """Read BFCL's question and possible-answer files into cases, joined by id.
+
+    Args:
+        questions_path: a ``BFCL_v4_<category>.json`` file (or several).
+        answers_path: the matching ``possible_answer/BFCL_v4_<category>.json`` (or several);
+            may be left out when every question is a relevance/irrelevance one.
+        category: keep only these categories (a name, a comma-separated list or a list).
+
+    Returns:
+        The cases in the order of the question files.
+
+    Raises:
+        BFCLDataError: a file is missing or malformed, a question has no answer, or a question
+            is in a Java/JavaScript or multi-turn category (out of scope).
+
+    Example:
+        >>> cases = load("tests/toolscore/bfcl/data/BFCL_v4_parallel.json",
+        ...              "tests/toolscore/bfcl/data/possible_answer_BFCL_v4_parallel.json")
+        >>> cases[0].id, cases[0].category, len(cases[0].ground_truth)
+        ('parallel_0', 'parallel', 2)
+    """
+    try:
+        wanted = _selected(category)
+    except ValueError as exc:
+        raise BFCLDataError(str(exc)) from None
+    answers: dict[str, list[dict[str, Any]]] = {}
+    for path in _paths(answers_path):
+        for number, record in read_records(path, "possible answers"):
+            truth = record.get("ground_truth")
+            if not isinstance(truth, list):
+                raise BFCLDataError(
+                    f'{os.fspath(path)}, line {number} ({record["id"]}): "ground_truth" must '
+                    "be a list of {name: {param: [alternatives]}}"
+                )
+            answers[record["id"]] = truth
+    cases: list[BFCLCase] = []
+    missing: list[str] = []
+    seen: set[str] = set()
+    for path in _paths(questions_path):
+        for number, record in read_records(path, "questions"):
+            test_id = record["id"]
+            kind = category_of(test_id)
+            if wanted is not None and kind not in wanted:
+                continue
+            where = f"{os.fspath(path)}, line {number} ({test_id})"
+            try:
+                checker = checker_for(kind, 0, 0)
+            except ValueError as exc:
+                raise BFCLDataError(f"{where}: {exc}") from None
+            if test_id in seen:
+                raise BFCLDataError(f"{where}: the id appears twice")
+            seen.add(test_id)
+            functions = record.get("function")
+            if not isinstance(functions, list):
+                raise BFCLDataError(f'{where}: "function" must be a list of schemas')
+            truth = answers.get(test_id)
+            if truth is None and checker not in _NO_ANSWERS:
+                missing.append(test_id)
+                continue
+            try:
+                read_schemas(functions)
+                if checker not in _NO_ANSWERS:
+                    read_answer(truth)
+            except TypeError as exc:
+                raise BFCLDataError(f"{where}: {exc}") from None
+            question = record.get("question")
+            cases.append(
+                BFCLCase(
+                    test_id,
+                    kind,
+                    question if isinstance(question, list) else [],
+                    functions,
+                    truth if checker not in _NO_ANSWERS else None,
+                )
+            )
+    if missing:
+        shown = ", ".join(missing[:5]) + (
+            f" and {len(missing) - 5} more" if len(missing) > 5 else ""
+        )
+        source = "no answers file was given" if answers_path is None else "not in the answers"
+        raise BFCLDataError(
+            f"{len(missing)} question(s) have no possible answer ({source}): {shown}"
+        )
+    if wanted is not None and not cases:
+        raise BFCLDataError(
+            f"no question of category {', '.join(sorted(wanted))} in "
+            + ", ".join(os.fspath(p) for p in _paths(questions_path))
+        )
+    return cases
+
+
+def _paths(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, (str, os.PathLike)):
+        return [value]
+    return list(value)

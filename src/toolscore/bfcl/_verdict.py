@@ -1,0 +1,376 @@
+"""BFCL's verdict on a whole model output: ``check()`` and :class:`BFCLVerdict`.
+
+Which checker BFCL runs depends on the category name: one containing ``parallel`` goes to the
+unordered parallel checker (equal counts, then greedy matching in answer order), else one
+containing ``multiple`` to the multiple checker (equal counts, the first call against the
+first answer, schema looked up by name), else the simple checker (exactly one call, checked
+against the *first* schema). Without a category the record's shape decides: several answered
+calls -> parallel, one answered call and one schema -> simple, else multiple. That is the
+category every record of BFCL's data would give, so verdicts and error types agree; the
+``valid`` verdict of a one-call answer is the same on all three paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolscore.bfcl._inputs import read_answer, read_schemas, schema_named
+from toolscore.bfcl._output import (
+    WRONG_FORMAT,
+    DecodeFailure,
+    is_call_format,
+    not_calls_message,
+    read_output,
+)
+from toolscore.bfcl._rules import Finding, call_name, check_call
+from toolscore.bfcl._values import describe_answer, describe_call
+
+__all__ = ["BFCLVerdict", "check", "checker_for"]
+
+PARALLEL_COUNT = "parallel_function_checker_no_order:wrong_count"
+NO_MATCH = "parallel_function_checker_no_order:cannot_find_match"
+GREEDY = "greedy_match"
+_OUT_OF_SCOPE = (
+    "toolscore applies BFCL's Python rules only; the Java and JavaScript categories "
+    "(simple_java, simple_javascript) are out of scope"
+)
+
+
+@dataclass(frozen=True)
+class BFCLVerdict:
+    """BFCL's verdict on one model output; truthy when valid.
+
+    Attributes:
+        valid: the leaderboard counts the output as correct.
+        error_type: BFCL's own error type (``"value_error:string"``,
+            ``"parallel_function_checker_no_order:cannot_find_match"``, ...); ``None`` when
+            valid.
+        errors: sentences for a person, naming the call, the parameter, the value and what
+            the answer allows; the first is the problem behind ``error_type``.
+        checker: the checker that ran: ``simple``, ``multiple``, ``parallel``, ``relevance``
+            or ``irrelevance``.
+        calls: the model's calls as BFCL reads them (``None`` when the output did not decode).
+        matches: for each answered call, the index of the output call it took (``None``
+            where none matched; empty for the relevance checkers).
+        error_types: BFCL's error type of the check behind each sentence of ``errors`` (a
+            sentence that only introduces others carries ``error_type``; one about BFCL's
+            greedy pairing carries ``"greedy_match"``).
+    """
+
+    valid: bool
+    error_type: str | None = None
+    errors: list[str] = field(default_factory=list)
+    checker: str = ""
+    calls: list[Any] | None = None
+    matches: list[int | None] = field(default_factory=list)
+    error_types: list[str] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.error_types) != len(self.errors):
+            object.__setattr__(self, "error_types", [self.error_type or ""] * len(self.errors))
+
+    def __bool__(self) -> bool:
+        return self.valid
+
+    def __str__(self) -> str:
+        if self.valid:
+            return "valid"
+        first = self.errors[0] if self.errors else ""
+        return f"invalid ({self.error_type}): {first}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The verdict as plain JSON-ready data (calls repr'd where JSON cannot hold them)."""
+        return {
+            "valid": self.valid,
+            "error_type": self.error_type,
+            "errors": list(self.errors),
+            "checker": self.checker,
+            "calls": _jsonable(self.calls),
+            "matches": list(self.matches),
+            "error_types": list(self.error_types),
+        }
+
+
+def _jsonable(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return repr(value)
+
+
+def checker_for(category: str | None, answer_calls: int, functions: int) -> str:
+    """BFCL's checker for a category name (or, without one, for the record's shape).
+
+    Raises:
+        ValueError: a Java/JavaScript category, or one that is not a single-turn AST category.
+
+    Example:
+        >>> checker_for("live_parallel_multiple", 2, 3), checker_for(None, 1, 4)
+        ('parallel', 'multiple')
+    """
+    if category is None:
+        if answer_calls > 1:
+            return "parallel"
+        return "simple" if functions == 1 else "multiple"
+    if not isinstance(category, str) or not category:
+        raise TypeError(f"category must be a BFCL category name, got {category!r}")
+    if "java" in category:
+        raise ValueError(f"category {category!r}: {_OUT_OF_SCOPE}.")
+    for other in ("multi_turn", "memory", "web_search", "format_sensitivity"):
+        if other in category:
+            raise ValueError(
+                f"category {category!r} is not a single-turn category; toolscore applies "
+                "BFCL's AST checker (simple, multiple, parallel, parallel_multiple, live_*, "
+                "irrelevance) only."
+            )
+    if "irrelevance" in category:
+        return "irrelevance"
+    if "relevance" in category:
+        return "relevance"
+    if "parallel" in category:
+        return "parallel"
+    return "multiple" if "multiple" in category else "simple"
+
+
+def check(
+    functions: Sequence[Mapping[str, Any]] | Mapping[str, Any],
+    ground_truth: Sequence[Mapping[str, Any]] | None,
+    model_output: Any,
+    *,
+    underscore_to_dot: bool = False,
+    category: str | None = None,
+) -> BFCLVerdict:
+    """BFCL's AST-checker verdict (Python rules) on one model output.
+
+    Args:
+        functions: the question's ``function`` list (schemas), or one schema.
+        ground_truth: the possible answer's ``ground_truth``: ``[{name: {param:
+            [alternatives]}}]`` (``None`` for the relevance categories).
+        model_output: ``[{name: {param: value}}]``, toolscore calls, a prompt-mode text
+            (``"[f(a=1)]"``), BFCL's function-calling result ``[{name: "<JSON>"}]`` or any
+            provider response :func:`toolscore.auto_extract` reads.
+        underscore_to_dot: the model is a function-calling model whose API forbids dots in
+            names (OpenAI, Mistral, Google, ...): it must call ``a_b`` for ``a.b``.
+        category: the BFCL category (``"parallel_multiple"``, ``"live_simple"``, ...); it
+            picks BFCL's checker and so the error types. Default: from the record's shape.
+
+    Returns:
+        A :class:`BFCLVerdict`, truthy when BFCL counts the output as correct.
+
+    Raises:
+        TypeError: an argument is not what BFCL's files hold (the message says what is).
+        ValueError: a Java/JavaScript category or schema, or an answer naming a function
+            that is not in ``functions``.
+
+    Example:
+        >>> fn = {"name": "add", "parameters": {"type": "dict", "properties": {
+        ...     "a": {"type": "integer"}}, "required": ["a"]}}
+        >>> bool(check([fn], [{"add": {"a": [1]}}], [{"add": {"a": 1}}]))
+        True
+        >>> check([fn], [{"add": {"a": [1]}}], "[add(a=1.0)]").error_type
+        'type_error:simple'
+    """
+    schemas = read_schemas(functions)
+    answer = None if ground_truth is None else read_answer(ground_truth)
+    kind = checker_for(category, len(answer or ()), len(schemas))
+    if kind in ("relevance", "irrelevance"):
+        return _relevance(kind, model_output)
+    if answer is None:
+        raise TypeError(f"ground_truth is needed for the {kind} checker, got None")
+    try:
+        calls = read_output(model_output)
+    except DecodeFailure as failure:
+        return BFCLVerdict(False, failure.error_type, [failure.message], kind)
+    if not is_call_format(calls):
+        return BFCLVerdict(False, WRONG_FORMAT, [not_calls_message(calls)], kind, calls)
+    if kind == "parallel":
+        return _parallel(schemas, answer, calls, underscore_to_dot)
+    prefix = "simple" if kind == "simple" else "multiple"
+    wanted = 1 if kind == "simple" else len(answer)
+    if not answer:
+        raise ValueError(f"ground_truth is empty; the {kind} checker needs one answered call")
+    if len(calls) != wanted:
+        return BFCLVerdict(
+            False,
+            f"{prefix}_function_checker:wrong_count",
+            [_count_message(calls, answer if kind == "multiple" else answer[:1])],
+            kind,
+            calls,
+        )
+    expected_name, params = next(iter(answer[0].items()))
+    schema = schemas[0] if kind == "simple" else schema_named(schemas, expected_name)
+    findings = _findings(schema, calls[0], params, underscore_to_dot, 0)
+    if not findings:
+        return BFCLVerdict(True, None, [], kind, calls, [0])
+    if kind == "multiple" and len(answer) > 1:
+        note = "BFCL's multiple checker compares only the first call with the first answer."
+        findings.append(Finding(findings[0].error_type, note))
+    return BFCLVerdict(
+        False,
+        findings[0].error_type,
+        [f.message for f in findings],
+        kind,
+        calls,
+        [None],
+        [f.error_type for f in findings],
+    )
+
+
+def _findings(
+    schema: Mapping[str, Any],
+    call: Mapping[str, Any],
+    params: Mapping[str, list[Any]],
+    underscore_to_dot: bool,
+    position: int,
+    first_only: bool = False,
+) -> list[Finding]:
+    label = f"Output call {position + 1} ({next(iter(call), '?')})"
+    return check_call(
+        schema,
+        call,
+        params,
+        underscore_to_dot=underscore_to_dot,
+        label=label,
+        first_only=first_only,
+    )
+
+
+def _parallel(
+    schemas: list[Mapping[str, Any]],
+    answer: list[dict[str, dict[str, list[Any]]]],
+    calls: list[Any],
+    underscore_to_dot: bool,
+) -> BFCLVerdict:
+    if len(calls) != len(answer):
+        return BFCLVerdict(
+            False, PARALLEL_COUNT, [_count_message(calls, answer)], "parallel", calls
+        )
+    expected = [next(iter(a.items())) for a in answer]
+    chosen = [schema_named(schemas, name) for name, _ in expected]
+    taken: dict[int, int] = {}  # output index -> answered call that took it
+    matches: list[int | None] = []
+    for i, (_, params) in enumerate(expected):
+        found = None
+        for j, call in enumerate(calls):
+            if j in taken:
+                continue
+            if not _findings(chosen[i], call, params, underscore_to_dot, j, first_only=True):
+                found = j
+                break
+        matches.append(found)
+        if found is not None:
+            taken[found] = i
+    if None not in matches:
+        return BFCLVerdict(True, None, [], "parallel", calls, matches)
+    findings: list[Finding] = []
+    for i, match in enumerate(matches):
+        if match is None:
+            findings.extend(_unmatched(i, expected, chosen, calls, matches, underscore_to_dot))
+    return BFCLVerdict(
+        False,
+        NO_MATCH,
+        [f.message for f in findings],
+        "parallel",
+        calls,
+        matches,
+        [f.error_type for f in findings],
+    )
+
+
+def _unmatched(
+    i: int,
+    expected: list[tuple[str, dict[str, list[Any]]]],
+    chosen: list[Mapping[str, Any]],
+    calls: list[Any],
+    matches: list[int | None],
+    underscore_to_dot: bool,
+) -> list[Finding]:
+    """Why answered call ``i`` found no partner: each free output call's problems, and the
+    taken output calls that would have matched it."""
+    name, params = expected[i]
+    # BFCL tries the output calls free at the time: those no earlier answered call took.
+    earlier = {m: k for k, m in enumerate(matches[:i]) if m is not None}
+    free = [j for j in range(len(calls)) if j not in earlier]
+    where = ", ".join(str(j + 1) for j in free) or "none"
+    lines = [
+        Finding(
+            NO_MATCH,
+            f"Expected call {i + 1}, {describe_answer(name, params)}, matches none of the "
+            f"output calls still free ({where}).",
+        )
+    ]
+    wanted = _loose(call_name(chosen[i], underscore_to_dot))
+    for j in free:
+        found = _findings(chosen[i], calls[j], params, underscore_to_dot, j)
+        got = next(iter(calls[j]))
+        if found and found[0].error_type.endswith("wrong_func_name") and _loose(got) != wanted:
+            lines.append(
+                Finding(found[0].error_type, f"Output call {j + 1} ({got}) is another function.")
+            )
+        else:
+            lines.extend(found)
+    for j, k in sorted(earlier.items()):
+        if not _findings(chosen[i], calls[j], params, underscore_to_dot, j, first_only=True):
+            lines.append(
+                Finding(
+                    GREEDY,
+                    f"Output call {j + 1} would match it, but expected call {k + 1} took it "
+                    "first (BFCL pairs greedily in the answer's order, not by the best overall "
+                    "pairing).",
+                )
+            )
+    return lines
+
+
+def _loose(name: Any) -> str:
+    """A name with case and dots-versus-underscores ignored (to spot near misses)."""
+    return str(name).replace(".", "_").lower()
+
+
+def _count_message(calls: list[Any], answer: Sequence[Mapping[str, Any]]) -> str:
+    made = ", ".join(describe_call(c) for c in calls) or "no call"
+    wanted = ", ".join(next(iter(a)) for a in answer)
+    n = len(answer)
+    return (
+        f"The output has {len(calls)} call{'' if len(calls) == 1 else 's'} ({made}); "
+        f"the answer has {n} ({wanted}). BFCL needs exactly {n}: an extra or a missing call "
+        "always fails."
+    )
+
+
+def _relevance(kind: str, model_output: Any) -> BFCLVerdict:
+    try:
+        calls: list[Any] | None = read_output(model_output)
+    except DecodeFailure:
+        calls = None
+    has_call = (
+        calls is not None
+        and is_call_format(calls)
+        and len(calls) > 0
+        and not (len(calls) == 1 and len(calls[0]) == 0)
+    )
+    if kind == "irrelevance":
+        if not has_call:
+            return BFCLVerdict(True, None, [], kind, calls)
+        made = ", ".join(describe_call(c) for c in calls or ())
+        return BFCLVerdict(
+            False,
+            "irrelevance_error:decoder_success",
+            [f"The output calls {made}, but no function fits this question: it should call none."],
+            kind,
+            calls,
+        )
+    if has_call:
+        return BFCLVerdict(True, None, [], kind, calls)
+    return BFCLVerdict(
+        False,
+        "relevance_error:decoder_failed",
+        ["The output calls no function, but this question needs a call."],
+        kind,
+        calls,
+    )

@@ -1,0 +1,58 @@
+"""Run a page's Python blocks in one process, in order, sharing one namespace.
+
+Started by ``test_docs_examples.py`` with the page's work folder as the current directory. It
+reads one JSON request per line on stdin (``{"kind": "python"|"pycon", "code": ..., "name":
+...}``) and answers each with one JSON line on stdout: ``{"stdout": ..., "error": ...}``.
+A separate process per page keeps what the examples do (``configure()``, warnings filters,
+imports) out of the test session.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import io
+import json
+import sys
+import traceback
+from typing import Any
+
+
+def _python(code: str, name: str, namespace: dict[str, Any]) -> tuple[str, str | None]:
+    out = io.StringIO()
+    error = None
+    with contextlib.redirect_stdout(out):
+        try:
+            exec(compile(code, name, "exec"), namespace)
+        except BaseException:
+            error = traceback.format_exc()
+    return out.getvalue(), error
+
+
+def _pycon(code: str, name: str, namespace: dict[str, Any]) -> tuple[str, str | None]:
+    test = doctest.DocTestParser().get_doctest(code, namespace, name, name, 0)
+    report = io.StringIO()
+    runner = doctest.DocTestRunner(
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
+    )
+    runner.run(test, out=report.write, clear_globs=False)
+    namespace.update(test.globs)  # DocTest works on a copy: keep its names for later blocks
+    failed = runner.summarize(verbose=False).failed
+    return "", (report.getvalue() if failed else None)
+
+
+def main() -> None:
+    namespace: dict[str, Any] = {"__name__": "__main__"}
+    reply = sys.stdout
+    sys.path.insert(0, ".")
+    for line in sys.stdin:
+        request = json.loads(line)
+        run = _pycon if request["kind"] == "pycon" else _python
+        with contextlib.redirect_stdout(io.StringIO()):  # doctest's own summary output
+            stdout, error = run(request["code"], request["name"], namespace)
+        reply.write(json.dumps({"stdout": stdout, "error": error}) + "\n")
+        reply.flush()
+
+
+if __name__ == "__main__":
+    main()
