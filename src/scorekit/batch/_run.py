@@ -53,6 +53,21 @@ def resolve_workers(task: BatchTask, engine: str, workers: int | None) -> int:
     return cpu_count()
 
 
+#: Inputs below this many bytes of JSON lines are scored in the calling process.
+SMALL_INPUT_BYTES = 256 * 1024
+
+
+def _small(source: Source, batch_size: int) -> bool:
+    """One batch of rows, or a small file: not worth starting worker processes for."""
+    total_bytes = source.total_bytes()
+    if total_bytes is not None:
+        return total_bytes < SMALL_INPUT_BYTES
+    if source.files and any(f.format == "jsonl" for f in source.files):
+        return False  # compressed or of unknown size
+    rows = source.total_rows()
+    return rows is not None and rows <= batch_size
+
+
 def _label(source: Any, resolved: Source) -> str:
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
@@ -96,7 +111,8 @@ def run_dataset(
         task: the face's row scorer.
         engine: ``local`` (worker processes on this machine) or ``ray`` (Ray Data).
         workers: worker processes (local) or Ray actors; default: the CPUs for a CPU-bound
-            task, 1 for a task that waits on a remote judge.
+            task (1 for an input of one batch or under 256 KB), 1 for a task that waits on a
+            remote judge.
         output: the per-row results file, ``.parquet`` or ``.jsonl``; None writes none.
         resume: skip the rows ``output`` already holds (also after a kill mid-write).
         max_errors: stop once more rows than this could not be scored; None never stops.
@@ -123,9 +139,11 @@ def run_dataset(
         raise DatasetError("resume needs output: the results file of the run to resume")
     resolved = resolve_source(source)
     label = _label(source, resolved)
-    n_workers = resolve_workers(task, engine, workers)
-    task = task.for_workers(n_workers)
     size = batch_size or task.batch_size
+    n_workers = resolve_workers(task, engine, workers)
+    if workers is None and engine == "local" and _small(resolved, size):
+        n_workers = 1  # starting worker processes would take longer than the scoring
+    task = task.for_workers(n_workers)
 
     sink = open_sink(output, task.fields, resume) if output is not None else None
     done: DoneIds = sink.done if sink is not None else DoneIds()
