@@ -36,7 +36,8 @@ from toolscore.integrations import (
     from_otel,
     from_pydantic_ai,
 )
-from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
+from toolscore.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex, Semantic
+from toolscore.metrics.llm_judge import JudgeConfig
 from toolscore.snapshots import Snapshot, SnapshotStore, snapshot_check
 from toolscore.verdict import FixSuggestion, letter_grade
 
@@ -73,9 +74,11 @@ __all__ = [
     "Expectation",
     "FixSuggestion",
     "IsType",
+    "JudgeConfig",
     "Matcher",
     "OneOf",
     "Regex",
+    "Semantic",
     "Snapshot",
     "SnapshotStore",
     "ToolScoreAssertionError",

@@ -14,6 +14,8 @@ Subcommands, one module each under ``toolscore._cli``::
                                      gold cases from function schemas
     toolscore init                   a test suite for your agent that passes right away
     toolscore bfcl OUTPUTS -q Q -a A score a model's outputs with BFCL's rules (toolscore.bfcl)
+    toolscore mcp list|lint|test|record, toolscore demo
+                                     grade an MCP server (see toolscore.mcp)
 
 Exit codes: 0 success; 1 a score below its threshold, a regression, a forbidden call with
 ``--fail-on-violations``; 2 bad input (a missing, empty or malformed file, an unknown trace
@@ -69,8 +71,10 @@ def _parser() -> argparse.ArgumentParser:
     init_command.register(sub)
     # Subcommands of other packages register a parser whose ``run(args, out)`` handles it.
     from toolscore.bfcl._cli import register as register_bfcl
+    from toolscore.mcp._cli import register as register_mcp
 
     register_bfcl(sub)
+    register_mcp(sub)
     return parser
 
 

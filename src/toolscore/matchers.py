@@ -27,7 +27,7 @@ import re
 from abc import ABC, abstractmethod
 from typing import Any
 
-__all__ = ["ANY", "Approx", "Contains", "IsType", "Matcher", "OneOf", "Regex"]
+__all__ = ["ANY", "Approx", "Contains", "IsType", "Matcher", "OneOf", "Regex", "Semantic"]
 
 
 class Matcher(ABC):
@@ -301,6 +301,66 @@ class IsType(Matcher):
 
     def __repr__(self) -> str:
         return f"IsType({', '.join(t.__name__ for t in self.types)})"
+
+
+class Semantic(Matcher):
+    """The actual value means the same as ``value``, in the judge's view (``"NYC"`` for
+    ``"New York City"``, a reworded search query).
+
+    A value the comparison rule accepts matches without the judge. Inside ``evaluate()``,
+    ``assert_tools()`` and ``expect()`` every value a ``Semantic`` may meet (the same argument
+    of an actual call to the same tool) is judged in one batch before the calls are paired,
+    and a judge failure is an error, not a mismatch. A plain ``==`` asks the judge for that
+    one pair (from the memo when it was judged before); there, as for every matcher, a failure
+    reads as no match and is kept in ``last_error``.
+
+    Without a configured LLM judge the offline MiniLM similarity decides (equivalent from a
+    cosine similarity of 0.85, numbers must match).
+
+    Args:
+        value: the expected value.
+        judge: None or True (the session's judge: ``--llm-*`` options, the environment,
+            ``configure()``), a ``JudgeConfig``, or a model name.
+
+    Example:
+        >>> Semantic("New York City") == "new york city"
+        True
+        >>> Semantic("New York City")
+        Semantic('New York City')
+    """
+
+    def __init__(self, value: Any, *, judge: Any = None) -> None:
+        self.value = value
+        self.judge = judge
+        self.last_error: Exception | None = None
+
+    def resolved_judge(self) -> Any:
+        """The scorekit ``Judge`` this matcher asks."""
+        from toolscore.metrics.llm_judge import resolve_judge
+
+        return resolve_judge(self.judge)
+
+    def verdict(self, actual: Any) -> Any:
+        """The judge's verdict on ``actual`` if it was reached (None otherwise)."""
+        from toolscore._engine.judging import known_verdict
+
+        return known_verdict(self.resolved_judge(), self.value, actual)
+
+    def matches(self, value: Any) -> bool:
+        from toolscore._engine.compare import values_match
+        from toolscore._engine.judging import verdict_for
+
+        if values_match(self.value, value):
+            return True
+        try:
+            return bool(verdict_for(self.resolved_judge(), "value", self.value, value).equivalent)
+        except Exception as exc:
+            self.last_error = exc
+            raise
+
+    def __repr__(self) -> str:
+        extra = f", judge={self.judge!r}" if self.judge is not None else ""
+        return f"Semantic({self.value!r}{extra})"
 
 
 class _AllOf(Matcher):

@@ -32,7 +32,11 @@ long before replying (longer than the client timeout: a timeout); ``smart()`` th
 Smart replies recognise our prompts by their tags (``scorekit.judges._prompts``): a question
 request (only ``<scorekit_text>``) gets one yes/no question per sentence of the text, as a
 compact JSON array; an answer request (``<scorekit_questions>`` too) gets ``{"1": 1.0, ...}``:
-1.0 when at least 75 % of the question's content words occur in the text, else 0.0.
+1.0 when at least 75 % of the question's content words occur in the text, else 0.0. An
+equivalence request (``<scorekit_items>``, kind ``"equivalence"``) gets
+``{"1": {"equivalent": ..., "reason": ...}, ...}``: equivalent when the two values are equal
+after case and punctuation, when one is the initials of the other (``NYC``), or when they share
+at least 75 % of their content words.
 Deterministic: same prompt, same reply. The reference implementation's prompts get the same
 judgements in its reply shapes (for the latency comparison). Anything else gets a short
 plain-text reply.
@@ -58,6 +62,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from scorekit.judges._prompts import QUESTIONS_CLOSE, QUESTIONS_OPEN, TEXT_CLOSE, TEXT_OPEN
+
+ITEMS_OPEN, ITEMS_CLOSE = "<scorekit_items>", "</scorekit_items>"
 
 __all__ = [
     "FakeLLM",
@@ -230,9 +236,42 @@ def _reference_reply(user: str) -> str | None:
     return None
 
 
+def _flat(value: Any) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    return " ".join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def smart_verdict(expected: Any, actual: Any) -> dict[str, Any]:
+    """The fake judge's verdict on one value pair (see the module docstring)."""
+    left, right = _flat(expected), _flat(actual)
+    if left == right:
+        return {"equivalent": True, "reason": "The same value apart from case and punctuation."}
+    for short, long_ in ((left, right), (right, left)):
+        initials = "".join(w[0] for w in long_.split())
+        if short.replace(" ", "") == initials and len(initials) > 1:
+            return {"equivalent": True, "reason": f"{short.upper()} is the initials of {long_}."}
+    need, have = _words(left), _words(right)
+    share = len(need & have) / max(len(need | have), 1)
+    if share >= 0.75:
+        return {"equivalent": True, "reason": "The same content words, reworded."}
+    return {"equivalent": False, "reason": f"{left!r} and {right!r} name different things."}
+
+
+def smart_verdicts(user: str) -> str:
+    body = _between(user, ITEMS_OPEN, ITEMS_CLOSE) or "{}"
+    try:
+        items = dict(json.loads(body))
+    except (TypeError, ValueError):
+        items = {}
+    out = {k: smart_verdict(v.get("expected"), v.get("actual")) for k, v in items.items()}
+    return json.dumps(out, separators=(",", ":"))
+
+
 def classify(body: Any) -> str | None:
-    """``"questions"``, ``"answers"`` or None, from the prompt in the user message."""
+    """``"questions"``, ``"answers"``, ``"equivalence"`` or None, from the user message."""
     user = _user_message(body)
+    if ITEMS_OPEN in user:
+        return "equivalence"
     if QUESTIONS_OPEN in user or _REF_ANSWERS.match(user):
         return "answers"
     if TEXT_OPEN in user or _REF_QUESTIONS.match(user):
@@ -248,6 +287,8 @@ def smart_reply(body: Any) -> str:
         ref = _reference_reply(user)
         if ref is not None:
             return ref
+    if kind == "equivalence":
+        return smart_verdicts(user)
     if kind == "questions":
         text = _between(user, TEXT_OPEN, TEXT_CLOSE) or ""
         return json.dumps(smart_questions(text), separators=(",", ":"))
@@ -280,7 +321,11 @@ class FakeLLM:
         self.in_flight = 0
         self.max_in_flight = 0
         self._queue: deque[Step] = deque()
-        self._kind_queues: dict[str, deque[Step]] = {"questions": deque(), "answers": deque()}
+        self._kind_queues: dict[str, deque[Step]] = {
+            "questions": deque(),
+            "answers": deque(),
+            "equivalence": deque(),
+        }
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._server: ThreadingHTTPServer | None = None

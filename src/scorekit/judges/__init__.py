@@ -1,6 +1,11 @@
-"""The judge layer: backends, settings, retries, the concurrency limit and the Judge."""
+"""The judge layer: backends, settings, retries, the concurrency limit and the Judge.
+
+Two kinds of request: questions and answers (texts), and equivalence verdicts (tool-call
+arguments).
+"""
 
 from scorekit.judges._backend import Backend, Reply, Usage, backend_identity, backend_name
+from scorekit.judges._equivalence import EquivalenceItem, Verdict
 from scorekit.judges._errors import (
     CacheMissError,
     InvalidReplyError,
@@ -28,6 +33,7 @@ __all__ = [
     "OPTIONS_BY_NAME",
     "Backend",
     "CacheMissError",
+    "EquivalenceItem",
     "InvalidReplyError",
     "Judge",
     "JudgeConfigError",
@@ -42,6 +48,7 @@ __all__ = [
     "SettingsError",
     "TransientJudgeError",
     "Usage",
+    "Verdict",
     "backend_identity",
     "backend_name",
     "resolve_settings",

@@ -17,6 +17,12 @@ from typing import Any, Protocol
 
 from scorekit._shorten import shorten
 from scorekit.judges._backend import Backend, Reply, backend_identity, backend_name
+from scorekit.judges._equivalence import (
+    EQUIVALENCE_PROMPT_VERSION,
+    EquivalenceItem,
+    Verdict,
+    validate_verdicts,
+)
 from scorekit.judges._errors import (
     CacheMissError,
     InvalidReplyError,
@@ -30,6 +36,8 @@ from scorekit.judges._parse import validate_answers, validate_questions
 from scorekit.judges._stats import JudgeStats
 
 MAXIMAL_RETRY_ON_ERROR = 5
+#: Equivalence items sent to an LLM judge in one call.
+EQUIVALENCE_BATCH = 10
 
 
 class ReplyCache(Protocol):
@@ -256,6 +264,23 @@ class Judge:
     async def _with_retries(
         self, kind: str, text: str, questions: list[str] | None, retry: bool
     ) -> Any:
+        async def invoke() -> Any:
+            if kind == "questions":
+                return await _call(self.backend.make_questions, text)
+            return await _call(self.backend.answer_questions, text, questions)
+
+        return await self._retrying(
+            kind, invoke, lambda raw: self._validate(kind, raw, questions), retry
+        )
+
+    async def _retrying(
+        self,
+        kind: str,
+        invoke: Callable[[], Awaitable[Any]],
+        validate: Callable[[Any], Any],
+        retry: bool,
+    ) -> Any:
+        """One judge call under the limit, validated, retried on transient failures."""
         budget = self.max_retries if retry else 0
         attempt = 0
         while True:
@@ -263,10 +288,7 @@ class Judge:
                 async with limiter(self.max_concurrency):
                     started = time.perf_counter()
                     try:
-                        if kind == "questions":
-                            raw = await _call(self.backend.make_questions, text)
-                        else:
-                            raw = await _call(self.backend.answer_questions, text, questions)
+                        raw = await invoke()
                     finally:
                         self.stats.add(calls=1, judge_seconds=time.perf_counter() - started)
                 if isinstance(raw, Reply):
@@ -276,7 +298,7 @@ class Judge:
                             completion_tokens=raw.usage.completion_tokens,
                         )
                     raw = raw.value
-                return self._validate(kind, raw, questions)
+                return validate(raw)
             except TransientJudgeError as exc:
                 if attempt >= budget:
                     tries = attempt + 1
@@ -291,3 +313,67 @@ class Judge:
                 if isinstance(exc, JudgeUnavailableError):
                     raise
                 raise JudgeUnavailableError(f"The {self.name} judge cannot be used: {exc}") from exc
+
+    # -- equivalence ----------------------------------------------------------------------
+    async def equivalence(
+        self, items: Sequence[EquivalenceItem], *, batch_size: int = EQUIVALENCE_BATCH
+    ) -> list[Verdict]:
+        """One verdict per item: does the actual value mean the same as the expected one?
+
+        Identical items are judged once; cached verdicts are reused (per item, so a rerun
+        with other items around them still hits); the rest go to the judge ``batch_size`` at
+        a time, all batches at once under the process-wide limit. A judge without
+        ``judge_equivalence`` (the ``local`` judge, custom judges that lack it) falls back to
+        the offline similarity judge.
+
+        Raises:
+            JudgeUnavailableError: the judge failed after its retries, or cannot be used.
+            CacheMissError: ``--llm-cache=replay`` and a verdict is not cached.
+        """
+        method = getattr(self.backend, "judge_equivalence", None)
+        if method is None:
+            from scorekit.judges._similarity import SimilarityJudge
+
+            model = getattr(self.backend, "model_path", None)
+            similarity = SimilarityJudge.shared(model if isinstance(model, str) else None)
+            return await asyncio.to_thread(similarity.judge_equivalence, list(items))
+        unique: dict[str, EquivalenceItem] = {}
+        for item in items:
+            unique.setdefault(item.key_text(), item)
+        found: dict[str, Verdict] = {}
+        keys: dict[str, str] = {}
+        if self.identity is not None and self.cache_mode != "off":
+            for text in unique:
+                keys[text] = reply_key(self.identity, EQUIVALENCE_PROMPT_VERSION, text, None, (0,))
+            for text, key in keys.items():
+                hit = self.cache.get(key) if self.cache is not None else None
+                if hit is not None:
+                    try:
+                        (found[text],) = validate_verdicts([hit], 1, self.name)
+                        self.stats.add(cache_hits=1)
+                    except InvalidReplyError:
+                        pass
+        missing = [text for text in unique if text not in found]
+        if missing and self.cache_mode == "replay":
+            raise CacheMissError(
+                f"--llm-cache=replay: no cached equivalence verdict of the {self.name} judge for"
+                f" {shorten(missing[0], 80)} ({len(missing)} missing); run once with"
+                " --llm-cache=on to record it"
+            )
+        batches = [missing[i : i + batch_size] for i in range(0, len(missing), batch_size)]
+
+        async def run(batch: list[str]) -> None:
+            batch_items = [unique[t] for t in batch]
+            verdicts = await self._retrying(
+                "equivalence verdicts",
+                lambda: _call(method, batch_items),
+                lambda raw: validate_verdicts(raw, len(batch_items), self.name),
+                True,
+            )
+            for text, verdict in zip(batch, verdicts, strict=True):
+                found[text] = verdict
+                if text in keys and self.cache is not None:
+                    self.cache.put(keys[text], verdict.to_dict())
+
+        await asyncio.gather(*(run(batch) for batch in batches))
+        return [found[item.key_text()] for item in items]

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from scorekit.judges._backend import Reply, Usage
+from scorekit.judges._equivalence import EquivalenceItem, equivalence_messages, parse_verdicts
 from scorekit.judges._errors import InvalidReplyError, JudgeConfigError, JudgeError
 from scorekit.judges._openai_errors import translate_sdk_error
 from scorekit.judges._parse import parse_answers, parse_questions, quote_reply
@@ -165,6 +166,15 @@ class OpenAIBackend:
         raw, usage, finish = await self._chat(get_system_answers_prompt(), user, "answers")
         try:
             return Reply(parse_answers(raw, len(questions)), usage)
+        except InvalidReplyError as exc:
+            raise self._explain(exc, finish) from None
+
+    async def judge_equivalence(self, items: Sequence[EquivalenceItem]) -> Reply:
+        """Ask whether each item's actual value means the same as its expected value."""
+        system, user = equivalence_messages(items)
+        raw, usage, finish = await self._chat(system, user, "equivalence")
+        try:
+            return Reply(parse_verdicts(raw, len(items)), usage)
         except InvalidReplyError as exc:
             raise self._explain(exc, finish) from None
 

@@ -23,6 +23,8 @@ from typing import Any
 from scorekit.judges._errors import InvalidReplyError
 
 __all__ = [
+    "load_reply",
+    "numbered",
     "parse_answers",
     "parse_questions",
     "quote_reply",
@@ -45,7 +47,13 @@ def quote_reply(raw: str, width: int = 200) -> str:
     return f"{raw[: width - 1] + '…'!r} ({len(raw)} characters)"
 
 
-def _load(raw: str | None, kind: str) -> Any:
+def load_reply(raw: str | None, kind: str) -> Any:
+    """The JSON value of a reply, without one fenced block around it and one top-level key
+    around the payload.
+
+    Raises:
+        InvalidReplyError: empty or not JSON (the reply is quoted).
+    """
     if raw is None or not raw.strip():
         raise InvalidReplyError(f"the judge sent an empty reply instead of {kind}")
     text = raw.strip()
@@ -76,7 +84,7 @@ def parse_questions(raw: str | None) -> list[str]:
         >>> parse_questions('```json\\n{"1": "Is Paris in France?"}\\n```')
         ['Is Paris in France?']
     """
-    value = _load(raw, "questions")
+    value = load_reply(raw, "questions")
     if isinstance(value, dict):
         items: list[Any] = list(value.values())
     elif isinstance(value, list):
@@ -153,6 +161,44 @@ def validate_answers(value: object, n_questions: int, quoted: str = "") -> list[
     return out
 
 
+def numbered(value: dict[Any, Any], count: int, noun: str, raw: str) -> list[Any]:
+    """The values of a reply object keyed by item numbers ``1`` to ``count``, in order.
+
+    Raises:
+        InvalidReplyError: a key is not a number, or a number is missing or unexpected.
+
+    Example:
+        >>> numbered({"2": "b", "1": "a"}, 2, "question", "")
+        ['a', 'b']
+    """
+    by_number: dict[int, Any] = {}
+    for key, item in value.items():
+        try:
+            by_number[int(str(key).strip())] = item
+        except ValueError:
+            raise InvalidReplyError(
+                f"the judge's reply object has a key that is not a {noun} number"
+                f" ({key!r}): {quote_reply(raw)}"
+            ) from None
+    expected = set(range(1, count + 1))
+    if set(by_number) != expected:
+        missing = sorted(expected - set(by_number))
+        extra = sorted(set(by_number) - expected)
+        detail = "; ".join(
+            part
+            for part in (
+                f"missing {missing}" if missing else "",
+                f"unexpected {extra}" if extra else "",
+            )
+            if part
+        )
+        raise InvalidReplyError(
+            f"the judge answered {noun}s {sorted(by_number)} of 1..{count} ({detail}):"
+            f" {quote_reply(raw)}"
+        )
+    return [by_number[i] for i in range(1, count + 1)]
+
+
 def parse_answers(raw: str | None, n_questions: int) -> list[float]:
     """Return one number in ``[0, 1]`` per question from a judge's reply.
 
@@ -170,35 +216,9 @@ def parse_answers(raw: str | None, n_questions: int) -> list[float]:
         [0.0]
     """
     text = str(raw)
-    value = _load(raw, "answers")
+    value = load_reply(raw, "answers")
     if isinstance(value, dict):
-        by_number: dict[int, Any] = {}
-        for key, item in value.items():
-            try:
-                number = int(str(key).strip())
-            except ValueError:
-                raise InvalidReplyError(
-                    f"the judge's answers object has a key that is not a question number"
-                    f" ({key!r}): {quote_reply(text)}"
-                ) from None
-            by_number[number] = item
-        expected = set(range(1, n_questions + 1))
-        if set(by_number) != expected:
-            missing = sorted(expected - set(by_number))
-            extra = sorted(set(by_number) - expected)
-            detail = "; ".join(
-                part
-                for part in (
-                    f"missing {missing}" if missing else "",
-                    f"unexpected {extra}" if extra else "",
-                )
-                if part
-            )
-            raise InvalidReplyError(
-                f"the judge answered questions {sorted(by_number)} of 1..{n_questions}"
-                f" ({detail}): {quote_reply(text)}"
-            )
-        ordered = [by_number[i] for i in range(1, n_questions + 1)]
+        ordered = numbered(value, n_questions, "question", text)
         return validate_answers(ordered, n_questions, f": {quote_reply(text)}")
     if not isinstance(value, list):
         raise InvalidReplyError(

@@ -84,6 +84,25 @@ def _add_scoring_options(p: argparse.ArgumentParser) -> None:
         choices=("json", "md", "html", "csv"),
         help="also write a report in this format (needs -o PATH)",
     )
+    judge = p.add_argument_group(
+        "LLM judge",
+        "With --llm-judge, arguments exact matching rejects go to the judge; the scores follow"
+        " its verdicts. The judge is the one the environment configures (OPENAI_BASE_URL,"
+        " OPENAI_API_KEY, AZURE_OPENAI_*, as for texts-score), or the one --llm-model,"
+        " --llm-provider and --llm-base-url name; with none, the offline MiniLM similarity.",
+    )
+    judge.add_argument(
+        "--llm-judge", action="store_true", help="let the judge decide rejected arguments"
+    )
+    judge.add_argument("--llm-model", metavar="MODEL", help="the judge's model (e.g. gpt-4o-mini)")
+    judge.add_argument(
+        "--llm-provider",
+        choices=("openai", "openai_compatible", "azure", "local"),
+        help="the judge's provider (default: inferred)",
+    )
+    judge.add_argument(
+        "--llm-base-url", metavar="URL", help="an OpenAI-compatible server (or Azure endpoint)"
+    )
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -203,6 +222,7 @@ def _score(
     rules: list[dict[str, Any]] | None,
     weights: dict[str, float] | None,
 ) -> EvaluationResult:
+    from scorekit.judges import JudgeError
     from toolscore._engine.trace import evaluate_trace
     from toolscore._engine.trace_files import TraceFileError
 
@@ -212,14 +232,50 @@ def _score(
             trace,
             args.format,
             validate_side_effects=not args.no_side_effects,
+            judge=_judge(args),
             forbidden=rules,
             weights=weights,
             strict=args.strict,
         )
     except TraceFileError:
         raise  # its message names the file already
+    except JudgeError as exc:
+        raise CommandError(f"--llm-judge: {' '.join(str(exc).split())}") from None
     except (TypeError, ValueError) as exc:
         raise CommandError(f"{trace}: {' '.join(str(exc).split())}") from None
+
+
+def _judge(args: argparse.Namespace) -> Any:
+    """What ``--llm-judge`` and its options ask for: False, True or a ``JudgeConfig``."""
+    named = [args.llm_model, args.llm_provider, args.llm_base_url]
+    if not args.llm_judge:
+        if any(v is not None for v in named):
+            raise CommandError("--llm-model, --llm-provider and --llm-base-url need --llm-judge")
+        return False
+    if all(v is None for v in named):
+        return True
+    from toolscore.metrics.llm_judge import JudgeConfig
+
+    config = JudgeConfig(provider=args.llm_provider, base_url=args.llm_base_url)
+    if args.llm_model:
+        config.model = args.llm_model
+    return config
+
+
+def _judge_lines(result: EvaluationResult) -> list[str]:
+    """One line on what the judge did (and the offline fallback's note)."""
+    semantic = result.metrics.get("semantic_metrics")
+    if not semantic:
+        return []
+    judged = semantic["judged_arguments"]
+    lines = [
+        f"Judge: {semantic['judge']} ({semantic['method']}) judged {len(judged)} argument(s)"
+        f" exact matching rejected, {semantic['equivalent_arguments']} equivalent; semantic"
+        f" score {semantic['semantic_score']:.3f}."
+    ]
+    if semantic.get("note"):
+        lines.append(semantic["note"])
+    return lines
 
 
 def _row(result: EvaluationResult, trace: str, threshold: float | None, cmd: str) -> ToolScoreRow:
@@ -318,7 +374,7 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     result = _score(args, args.trace, rules, weights)
     passed = result.score >= args.min_score
     out.write(render_result(result, min_score=args.min_score).rstrip() + "\n\n")
-    checks = _check_lines(result)
+    checks = _check_lines(result) + _judge_lines(result)
     if args.verbose:
         checks += _metric_lines(result)
     if args.debug:

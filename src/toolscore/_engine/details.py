@@ -25,14 +25,29 @@ class ArgumentDetail:
     status: str
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain dict; matchers appear as their repr."""
-        return {
+        """Plain dict; matchers appear as their repr, a judged value with the judge's verdict."""
+        out = {
             "name": self.name,
             "expected": jsonable(self.expected),
             "actual": jsonable(self.actual),
             "ok": self.ok,
             "status": self.status,
         }
+        verdict = self.judge_verdict()
+        if verdict is not None:
+            out["judge"] = verdict.to_dict()
+        return out
+
+    def judge_verdict(self) -> Any:
+        """The judge's verdict on this argument (``evaluate_trace(judge=...)`` or a
+        ``Semantic`` matcher), or None when no judge decided it."""
+        read = getattr(self.expected, "verdict", None)
+        if not callable(read) or self.status not in ("ok", "mismatch"):
+            return None
+        try:
+            return read(self.actual)
+        except Exception:  # a judge that cannot be built has no verdict
+            return None
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolscore._engine.calls import actual_calls, expected_calls
+from toolscore._engine.judging import has_semantic, prefetch_semantic
 from toolscore._engine.result import EvaluationResult
 from toolscore._engine.scoring import score_calls
 from toolscore._engine.weights import resolve_weights
@@ -81,6 +82,9 @@ def evaluate_calls(
     try:
         gold = expected_calls(expected)
         trace = actual_calls(actual)
+        if has_semantic(gold.args):
+            # Every value a Semantic matcher may meet is judged in one batch before pairing.
+            prefetch_semantic(gold.tools, gold.args, trace.tools, trace.args)
         ev = score_calls(gold, trace, strict, named_only)
         policy = None if rules is None else policy_metrics(trace, rules)
     finally:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from toolscore._engine.compare import values_match
 
 if TYPE_CHECKING:
-    from toolscore._engine.details import PairDetail
+    from toolscore._engine.details import ArgumentDetail, PairDetail
     from toolscore._engine.result import EvaluationResult
 
 __all__ = ["format_call", "format_value", "render_result"]
@@ -54,20 +54,20 @@ def _pair_lines(result: EvaluationResult, pair: PairDetail, number: int) -> list
     if not pair.checked:
         return [head + ": arguments not checked."]
     if pair.ok:
+        judged = [f"{arg.name} {_judge_note(arg)}" for arg in pair.arguments if _judge_note(arg)]
+        if judged:
+            return [head + ": all arguments agree;", *(f"       {j}" for j in judged)]
         return [head + ": all arguments agree."]
     lines = [head + ":"]
     if not pair.arguments:
         lines.append("       expected no arguments and got none (ok)")
     for arg in pair.arguments:
-        if arg.status == "ok":
+        if arg.status in ("ok", "mismatch"):
+            verdict = "ok" if arg.status == "ok" else "NOT ok"
+            note = _judge_note(arg)
             lines.append(
                 f"       {arg.name}: expected {format_value(arg.expected)}, "
-                f"actual {format_value(arg.actual)} (ok)"
-            )
-        elif arg.status == "mismatch":
-            lines.append(
-                f"       {arg.name}: expected {format_value(arg.expected)}, "
-                f"actual {format_value(arg.actual)} (NOT ok)"
+                f"actual {format_value(arg.actual)} ({verdict}{'; ' + note if note else ''})"
             )
         elif arg.status == "missing":
             lines.append(
@@ -81,6 +81,15 @@ def _pair_lines(result: EvaluationResult, pair: PairDetail, number: int) -> list
     if e_args == {} and a_args:
         lines.append("       expected no arguments at all (args={}).")
     return lines
+
+
+def _judge_note(arg: ArgumentDetail) -> str:
+    """``judged equivalent: <reason>`` when a judge decided this argument, else ""."""
+    verdict = arg.judge_verdict()
+    if verdict is None:
+        return ""
+    word = "equivalent" if verdict.equivalent else "not equivalent"
+    return f"judged {word}: {verdict.reason}"
 
 
 def _hint(result: EvaluationResult) -> str:

@@ -1,43 +1,51 @@
 """The hook between ``evaluate_trace(judge=...)`` and the LLM tool-call judge.
 
-``judge_tool_calls`` is the one place ``evaluate_trace`` asks an LLM whether the actual calls
-mean the same as the expected ones; its answer becomes ``metrics["semantic_metrics"]``. The
-judge itself lives in ``toolscore.metrics.llm_judge`` (built on ``scorekit.judges``); until
-this installation has it, asking for it is an error that says so, never a silent skip.
+``judge_tool_calls`` is the one place ``evaluate_trace`` asks the judge whether the actual
+calls mean the same as the expected ones: the judge (``toolscore.metrics.llm_judge``, built on
+``scorekit.judges``) decides every argument exact matching rejected, the evaluation is redone
+with its verdicts, and its answer becomes ``metrics["semantic_metrics"]``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from toolscore.adapters.base import ToolCall
+if TYPE_CHECKING:
+    from toolscore._engine.result import EvaluationResult
 
-__all__ = ["ToolJudgeUnavailableError", "judge_tool_calls"]
-
-
-class ToolJudgeUnavailableError(RuntimeError):
-    """``judge=`` was asked for, but no LLM tool-call judge is available."""
+__all__ = ["judge_tool_calls"]
 
 
 def judge_tool_calls(
-    gold_calls: Sequence[ToolCall], trace_calls: Sequence[ToolCall], judge: Any
-) -> dict[str, Any]:
-    """The LLM judge's verdict on the calls, as ``metrics["semantic_metrics"]``.
+    expected: Any,
+    actual: Any,
+    judge: Any,
+    weights: Mapping[str, float] | None = None,
+    strict: bool = False,
+    forbidden: Sequence[Mapping[str, Any]] | None = None,
+) -> tuple[EvaluationResult, dict[str, Any]]:
+    """The evaluation with the judge's verdicts applied, and ``semantic_metrics``.
 
     Args:
-        gold_calls: the expected calls.
-        trace_calls: the calls the agent made.
-        judge: what the caller passed as ``judge=`` (``True`` for the default judge, a model
-            name, or a judge configuration); never ``False`` or ``None`` here.
+        expected: the expected calls.
+        actual: the calls the agent made.
+        judge: what the caller passed as ``judge=`` (``True`` for the session's judge, a model
+            name, or a ``JudgeConfig``); never ``False`` or ``None`` here.
+        weights / strict / forbidden: as for :func:`toolscore.evaluate`.
 
     Raises:
-        ToolJudgeUnavailableError: always, in this version (see the message).
+        JudgeUnavailableError: the judge failed after its retries.
+        JudgeConfigError: the judge cannot be built (missing key, endpoint or model).
     """
-    raise ToolJudgeUnavailableError(
-        f"evaluate_trace(judge={judge!r}) asks the LLM tool-call judge whether the calls mean "
-        "the same, but the judge is not available in this installation of llm-scorekit "
-        "(toolscore.metrics.llm_judge). Leave judge=False (the default) to score the calls "
-        "deterministically, or install a version of llm-scorekit that includes the tool-call "
-        "judge and configure its model."
+    from toolscore._engine.judging import judged_evaluate
+    from toolscore.metrics.llm_judge import resolve_judge
+
+    return judged_evaluate(
+        expected,
+        actual,
+        resolve_judge(judge),
+        weights=weights,
+        strict=strict,
+        forbidden=forbidden,
     )

@@ -82,9 +82,14 @@ def evaluate_trace(
             ``langchain``, ``mcp``, ``otel``, ``crewai``, ``custom``.
         validate_side_effects: run the gold calls' ``side_effects`` checks on their paired
             actual calls (``metrics["side_effect_metrics"]``).
-        judge: ``False`` (default): deterministic scoring only. ``True``, a model name or a
-            judge configuration: also ask the LLM tool-call judge
-            (``metrics["semantic_metrics"]``; an error when the judge is not available).
+        judge: ``False`` (default): deterministic scoring only. ``True`` (the session's
+            judge: ``--llm-*`` options, the environment, ``configure()``; the offline MiniLM
+            similarity when no LLM is configured), a model name or a
+            :class:`~toolscore.JudgeConfig`: the judge decides every argument exact matching
+            rejected; the scores, failure text and reports reflect its verdicts, and
+            ``metrics["semantic_metrics"]`` holds them (see
+            :func:`toolscore.metrics.llm_judge.calculate_semantic_correctness`). A judge
+            failure raises ``JudgeUnavailableError`` (an error, never a lower score).
         forbidden: calls the agent must never make (see :func:`toolscore.evaluate`).
         weights: custom score weights, as for :func:`toolscore.evaluate`.
         strict: exact types and values, as for :func:`toolscore.evaluate`.
@@ -118,7 +123,12 @@ def evaluate_trace(
         )
     expected = load_gold(gold_file)
     actual = load_trace(trace_file, format)
-    result = evaluate(expected, actual, weights=weights, strict=strict, forbidden=forbidden)
+    semantic: dict[str, Any] | None = None
+    if judge is not False and judge is not None:
+        # The judge decides what exact matching rejected; every metric reflects its verdicts.
+        result, semantic = judge_tool_calls(expected, actual, judge, weights, strict, forbidden)
+    else:
+        result = evaluate(expected, actual, weights=weights, strict=strict, forbidden=forbidden)
     gold_calls, calls = result.gold_calls, result.trace_calls
     extra: dict[str, Any] = {}
     if validate_side_effects:
@@ -144,7 +154,7 @@ def evaluate_trace(
     cost = calculate_cost_attribution(calls)
     if cost["total_cost"] > 0:
         extra["cost_metrics"] = cost
-    if judge is not False and judge is not None:
-        extra["semantic_metrics"] = judge_tool_calls(gold_calls, calls, judge)
+    if semantic is not None:
+        extra["semantic_metrics"] = semantic
     result._add_metrics(extra)
     return result

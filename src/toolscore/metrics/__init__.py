@@ -18,6 +18,9 @@ module                 functions
 ``cost``               ``calculate_latency``, ``calculate_cost_attribution``
 ``cost_estimator``     ``estimate_tokens``, ``calculate_llm_cost``, ``estimate_trace_cost``,
                        ``format_cost``, ``calculate_cost_savings``
+``llm_judge``          ``calculate_semantic_correctness``,
+                       ``calculate_batch_semantic_correctness``, ``JudgeConfig``,
+                       ``infer_provider``
 =====================  ===========================================================
 
 Every function takes ``ToolCall`` objects or ``{"tool", "args"}`` dicts.
@@ -34,6 +37,13 @@ from toolscore.metrics.cost_estimator import (
     format_cost,
 )
 from toolscore.metrics.efficiency import calculate_redundant_call_rate
+from toolscore.metrics.llm_judge import (
+    JudgeConfig,
+    Provider,
+    calculate_batch_semantic_correctness,
+    calculate_semantic_correctness,
+    infer_provider,
+)
 from toolscore.metrics.policy import check_forbidden_calls, load_forbidden_rules, rules_from_json
 from toolscore.metrics.security import find_secrets, redact_secrets
 from toolscore.metrics.sequence import calculate_edit_distance
@@ -49,7 +59,10 @@ from toolscore.metrics.trajectory import (
 )
 
 __all__ = [
+    "JudgeConfig",
+    "Provider",
     "calculate_argument_f1",
+    "calculate_batch_semantic_correctness",
     "calculate_cost_attribution",
     "calculate_cost_savings",
     "calculate_edit_distance",
@@ -60,6 +73,7 @@ __all__ = [
     "calculate_redundant_call_rate",
     "calculate_required_call_recall",
     "calculate_selection_accuracy",
+    "calculate_semantic_correctness",
     "calculate_side_effect_success_rate",
     "calculate_tool_correctness",
     "calculate_tool_correctness_with_args",
@@ -69,6 +83,7 @@ __all__ = [
     "estimate_trace_cost",
     "find_secrets",
     "format_cost",
+    "infer_provider",
     "load_forbidden_rules",
     "redact_secrets",
     "rules_from_json",

@@ -1,0 +1,393 @@
+"""``toolscore mcp list|record|lint|test`` and ``toolscore demo``.
+
+The server is named by its command (``-- python server.py``, or one quoted string), by a
+Streamable HTTP URL (``http://127.0.0.1:8000/mcp``), or by ``--config FILE [--server NAME]``
+(a Claude-Desktop-style ``mcpServers`` file).
+
+Exit codes: 0 fine; 1 the grade is below ``--min-grade`` (``test``), a lint error (``lint``),
+a blocking problem with ``--ci``; 2 bad input or a server that cannot be started or reached,
+with one line that says why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from toolscore._cli.common import CommandError
+
+if TYPE_CHECKING:
+    from toolscore.mcp.client import MCPClient, MCPToolDef
+    from toolscore.mcp.scorecard import MCPScorecard
+
+__all__ = ["register"]
+
+
+def _grade(text: str) -> str:
+    value = text.strip().upper()
+    from toolscore.verdict import GRADE_ORDER
+
+    if value not in GRADE_ORDER:
+        raise argparse.ArgumentTypeError(f"a grade is one of A, B, C, D, F; got {text!r}")
+    return value
+
+
+def _positive(kind: type[Any]) -> Any:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
+        return value
+
+    return parse
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
+    return value
+
+
+def _add_server(p: argparse.ArgumentParser, *, timeout: bool = True) -> None:
+    p.add_argument(
+        "target",
+        nargs="*",
+        help="the server: its command (after --, or one quoted string) or an http(s) URL",
+    )
+    p.add_argument("--config", metavar="FILE", help="Claude-Desktop-style mcpServers file")
+    p.add_argument("--server", metavar="NAME", help="which server of --config")
+    p.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="NAME:VALUE",
+        help="HTTP header for a URL server (repeatable), e.g. 'Authorization: Bearer ...'",
+    )
+    if timeout:
+        p.add_argument(
+            "--timeout",
+            type=_positive(float),
+            default=30.0,
+            metavar="SECONDS",
+            help="seconds each request may take (default 30)",
+        )
+
+
+def register(sub: Any) -> None:
+    """Add ``mcp`` (with ``list``, ``record``, ``lint``, ``test``) and ``demo`` to the
+    ``toolscore`` command's subparsers."""
+    mcp = sub.add_parser(
+        "mcp",
+        help="list, lint, test and grade an MCP server; record its tool calls",
+        description="Test, lint and grade MCP servers (stdio or Streamable HTTP). Needs the"
+        " mcp extra: pip install 'llm-scorekit[mcp]'.",
+    )
+    mcp_sub = mcp.add_subparsers(dest="mcp_command", required=True, parser_class=type(mcp))
+    p = mcp_sub.add_parser("list", help="list the server's tools with their token cost")
+    _add_server(p)
+    p.add_argument("--json", action="store_true", help="print the tools as JSON")
+    p.set_defaults(run=_cmd_list)
+    p = mcp_sub.add_parser(
+        "lint", help="lint the tool definitions; exit 1 on an error-severity issue"
+    )
+    _add_server(p)
+    p.add_argument("--json", action="store_true", help="print the issues as JSON")
+    p.set_defaults(run=_cmd_lint)
+    p = mcp_sub.add_parser(
+        "test",
+        help="run the scorecard: scenarios, lint, tokens, a grade",
+        description="Run happy-path and edge-case scenarios generated from every tool's"
+        " schema, lint the definitions, estimate their token cost and grade the server A-F.",
+    )
+    _add_server(p)
+    p.add_argument("--cases", type=_count, default=3, help="happy paths per tool (default 3)")
+    p.add_argument("--no-edge-cases", action="store_true", help="skip the edge cases")
+    p.add_argument("--seed", type=int, default=0, help="scenario seed (default 0)")
+    p.add_argument(
+        "--concurrency", type=_positive(int), default=4, help="calls in flight (default 4)"
+    )
+    p.add_argument(
+        "--max-restarts",
+        type=_count,
+        default=6,
+        help="restarts after a crash or hang before the rest is skipped (default 6)",
+    )
+    p.add_argument(
+        "--min-grade",
+        "--fail-under",
+        dest="min_grade",
+        type=_grade,
+        help="exit 1 when the grade is below this one (A-F)",
+    )
+    p.add_argument("--report", choices=("json", "md"), help="also write a report (with -o)")
+    p.add_argument("-o", "--output", metavar="PATH", help="where to write the report")
+    p.add_argument("--json", action="store_true", help="print the JSON scorecard to stdout")
+    p.add_argument(
+        "--ci",
+        action="store_true",
+        help="append the Markdown scorecard to $GITHUB_STEP_SUMMARY and exit 1 on a blocking"
+        " problem (a tool failing on valid input, a crash or hang, a lint error)",
+    )
+    p.set_defaults(run=_cmd_test)
+    p = mcp_sub.add_parser(
+        "record",
+        help="relay a stdio server and record its tool calls to a trace file",
+        description="Put this where your MCP client launches the server: it relays every"
+        " message unchanged and appends each tools/call with its result to OUTPUT (JSON"
+        " Lines). Score it with: toolscore eval gold.json OUTPUT",
+    )
+    _add_server(p, timeout=False)
+    p.add_argument("-o", "--output", required=True, metavar="PATH", help="the trace file")
+    p.set_defaults(run=_cmd_record)
+    demo = sub.add_parser(
+        "demo",
+        help="grade a bundled sample MCP server (no setup, no key)",
+        description="Start the small sample MCP server that ships with toolscore (it has a"
+        " few deliberate flaws) and print its scorecard.",
+    )
+    demo.set_defaults(run=_cmd_demo)
+
+
+# -- the server ---------------------------------------------------------------------------
+
+
+def _headers(args: argparse.Namespace) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in args.header:
+        name, sep, value = item.partition(":")
+        if not sep or not name.strip():
+            raise CommandError(f"--header {item!r}: write NAME:VALUE")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _spec(args: argparse.Namespace) -> tuple[list[str], dict[str, str], str | None, str | None]:
+    """(command, env, cwd, url) from the arguments."""
+    from toolscore.mcp.config import load_mcp_config
+
+    if args.config:
+        if args.target:
+            raise CommandError("give the server either as a command/URL or with --config")
+        try:
+            spec = load_mcp_config(args.config, args.server)
+        except (OSError, ValueError) as exc:
+            raise CommandError(str(exc)) from None
+        return spec.command, spec.env, spec.cwd, spec.url
+    if args.server:
+        raise CommandError("--server picks an entry of --config FILE; give --config too")
+    target = list(args.target)
+    if not target:
+        raise CommandError(
+            "name the server: a command after -- (toolscore mcp test -- python server.py),"
+            " an http(s) URL, or --config FILE"
+        )
+    if len(target) == 1 and target[0].startswith(("http://", "https://")):
+        return [], {}, None, target[0]
+    if len(target) == 1 and " " in target[0].strip():
+        target = shlex.split(target[0])
+    return target, {}, None, None
+
+
+def _client(args: argparse.Namespace) -> MCPClient:
+    from toolscore.mcp.client import MCPError, MCPHttpClient, MCPStdioClient
+
+    command, env, cwd, url = _spec(args)
+    headers = {**_headers(args)}
+    try:
+        if url is not None:
+            client: MCPClient = MCPHttpClient(url, headers, args.timeout)
+        else:
+            if headers:
+                raise CommandError("--header applies to a URL server only")
+            client = MCPStdioClient(command, env, cwd, args.timeout)
+        client.start()
+    except (MCPError, ValueError) as exc:
+        raise CommandError(" ".join(str(exc).split("\n")[:1]) + _tail(exc)) from None
+    return client
+
+
+def _tail(exc: Exception) -> str:
+    text = str(exc)
+    if "\n" not in text:
+        return ""
+    return "\n" + "\n".join("    " + line for line in text.split("\n")[1:])
+
+
+# -- commands -----------------------------------------------------------------------------
+
+
+def _tools(args: argparse.Namespace) -> tuple[MCPClient, list[MCPToolDef]]:
+    """The server's tools, with the (closed) client that read them."""
+    from toolscore.mcp.client import MCPError
+
+    client = _client(args)
+    try:
+        return client, client.list_tools()
+    except MCPError as exc:
+        raise CommandError(str(exc).split("\n")[0] + _tail(exc)) from None
+    finally:
+        client.close()
+
+
+def _cmd_list(args: argparse.Namespace, out: TextIO) -> int:
+    from toolscore.mcp._tokens import tool_definition_tokens
+
+    client, tools = _tools(args)
+    if args.json:
+        rows = [{**t.to_dict(), "tokens": tool_definition_tokens(t)} for t in tools]
+        out.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    name = client.server_info.get("name", "the server")
+    out.write(
+        f"{name} {client.server_info.get('version', '')}".rstrip()
+        + f" ({client.transport_name}, protocol {client.protocol_version}):"
+        f" {len(tools)} tool(s)\n"
+    )
+    width = max((len(t.name) for t in tools), default=0)
+    for tool in tools:
+        first = " ".join((tool.description or "(no description)").split())
+        first = first if len(first) <= 70 else first[:69] + "…"
+        out.write(f"  {tool.name.ljust(width)}  ~{tool_definition_tokens(tool):>4} tok  {first}\n")
+    return 0
+
+
+def _cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
+    from toolscore.mcp.lint_rules import lint_tools
+
+    client, tools = _tools(args)
+    issues = lint_tools(tools, client.server_instructions)
+    errors = sum(1 for i in issues if i.severity == "error")
+    if args.json:
+        out.write(json.dumps([i.to_dict() for i in issues], indent=2, ensure_ascii=False) + "\n")
+    else:
+        for issue in issues:
+            out.write(f"{issue.severity}: {issue.tool}: {issue.message} [{issue.rule}]\n")
+            out.write(f"    fix: {issue.fix}\n")
+        out.write(f"{len(tools)} tool(s): {errors} error(s), {len(issues) - errors} warning(s).\n")
+    return 1 if errors else 0
+
+
+def _write_report(card: MCPScorecard, args: argparse.Namespace, out: TextIO) -> None:
+    from toolscore.mcp.scorecard import scorecard_to_json, scorecard_to_markdown
+
+    fmt = args.report
+    if args.output and not fmt:
+        suffix = Path(args.output).suffix.lower()
+        fmt = {".json": "json", ".md": "md", ".markdown": "md"}.get(suffix)
+        if fmt is None:
+            raise CommandError(f"-o {args.output}: add --report json|md (unknown suffix)")
+    if fmt and not args.output:
+        raise CommandError(f"--report {fmt} needs -o PATH")
+    if not fmt:
+        return
+    text = (
+        json.dumps(scorecard_to_json(card), indent=2, ensure_ascii=False) + "\n"
+        if fmt == "json"
+        else scorecard_to_markdown(card)
+    )
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"-o {args.output}: cannot write ({exc.strerror or exc})") from None
+    out.write(f"{fmt} report written to {args.output}\n")
+
+
+def _blocking(card: MCPScorecard) -> list[str]:
+    from toolscore.mcp.scorecard import build_fix_list
+
+    return [f"{f.tool}: {f.problem}" for f in build_fix_list(card) if f.priority <= 2]
+
+
+def _show(card: MCPScorecard, args: argparse.Namespace, out: TextIO) -> None:
+    from toolscore.mcp.scorecard import print_scorecard, scorecard_to_json
+
+    if getattr(args, "json", False):
+        out.write(json.dumps(scorecard_to_json(card), indent=2, ensure_ascii=False) + "\n")
+        return
+    from rich.console import Console
+
+    print_scorecard(card, Console(file=out, width=100, highlight=False))
+
+
+def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
+    from toolscore.mcp.scorecard import grade_meets, score_server, scorecard_to_markdown
+
+    client = _client(args)
+    try:
+        card = score_server(
+            client,
+            cases_per_tool=args.cases,
+            include_edge_cases=not args.no_edge_cases,
+            seed=args.seed,
+            concurrency=args.concurrency,
+            max_restarts=args.max_restarts,
+        )
+    finally:
+        client.close()
+    _show(card, args, out)
+    _write_report(card, args, out)
+    code = 0
+    if args.min_grade and not grade_meets(card.grade, args.min_grade):
+        sys.stderr.write(
+            f"toolscore mcp: grade {card.grade} is below --min-grade {args.min_grade}\n"
+        )
+        code = 1
+    if args.ci:
+        summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if summary:
+            with open(summary, "a", encoding="utf-8") as handle:
+                handle.write(scorecard_to_markdown(card) + "\n")
+        blocking = _blocking(card)
+        if blocking:
+            sys.stderr.write(f"toolscore mcp: {len(blocking)} blocking problem(s) (--ci)\n")
+            code = 1
+    return code
+
+
+def _cmd_record(args: argparse.Namespace, out: TextIO) -> int:
+    from toolscore.mcp.recorder import MCPRecorder
+
+    command, env, cwd, url = _spec(args)
+    if url is not None:
+        raise CommandError("record relays a stdio server: give its command, not a URL")
+    recorder = MCPRecorder(command, args.output, env, cwd)
+    try:
+        code = recorder.run()
+    except OSError as exc:
+        raise CommandError(f"cannot start {' '.join(command)}: {exc.strerror or exc}") from None
+    sys.stderr.write(
+        f"toolscore mcp record: {recorder.calls_recorded} call(s) written to {args.output}\n"
+    )
+    return code
+
+
+def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    from toolscore.mcp.client import MCPError, MCPStdioClient
+    from toolscore.mcp.scorecard import score_server
+
+    client = MCPStdioClient([sys.executable, "-m", "toolscore.mcp.sample_server"], timeout=10)
+    try:
+        client.start()
+        card = score_server(client)
+    except MCPError as exc:
+        raise CommandError(str(exc).split("\n")[0]) from None
+    finally:
+        client.close()
+    _show(card, args, out)
+    out.write(
+        "\nThis was the bundled sample server. Grade yours with:"
+        " toolscore mcp test -- <your server command>\n"
+    )
+    return 0

@@ -1,0 +1,130 @@
+"""The scorecard for people: a ``rich`` console view and Markdown."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from toolscore.mcp.scorecard import MCPScorecard
+
+__all__ = ["markdown", "print_card"]
+
+_SHOWN_FIXES = 8
+_GRADE_STYLE = {"A": "green", "B": "green", "C": "yellow", "D": "red", "F": "red"}
+
+
+def _summary_lines(card: MCPScorecard) -> list[str]:
+    happy = [r for r in card.results if r.scenario.kind == "happy"]
+    edge = [r for r in card.results if r.scenario.kind == "edge"]
+    lines = [
+        f"Happy paths: {sum(r.ok for r in happy)}/{len(happy)} passed"
+        f" ({card.happy_pass_rate:.0%}).",
+        f"Edge cases: {sum(r.ok for r in edge)}/{len(edge)} answered without a crash or hang"
+        f" ({card.edge_resilience_rate:.0%}); "
+        f"{sum(r.outcome == 'accepted' for r in edge)} accepted without an error.",
+        f"Lint: {card.lint_error_count} error(s), {card.lint_warning_count} warning(s)"
+        f" (score {card.lint_score:.0%}).",
+        f"Context: about {card.total_tool_tokens} tokens of tool definitions for"
+        f" {len(card.tools)} tool(s)"
+        + (
+            f", plus {card.instructions_tokens} of server instructions"
+            f" ({card.context_tokens} in all), on every request."
+            if card.instructions
+            else ", on every request."
+        ),
+    ]
+    skipped = [r for r in card.results if r.outcome == "skipped" and r.scenario.kind == "skipped"]
+    if skipped:
+        names = ", ".join(sorted({r.scenario.tool for r in skipped}))
+        lines.append(f"Not called (they run only as tasks): {names}.")
+    if card.restarts:
+        lines.append(f"The server was restarted {card.restarts} time(s) after a crash or hang.")
+    return lines
+
+
+def print_card(card: MCPScorecard, console: Any = None) -> None:
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    from toolscore.mcp.scorecard import build_fix_list
+
+    console = console or Console()
+    style = _GRADE_STYLE.get(card.grade, "white")
+    head = Text()
+    head.append(f"MCP scorecard: {card.title}\n", style="bold")
+    head.append("Grade ")
+    head.append(card.grade, style=f"bold {style}")
+    head.append(f"  score {card.score:.2f}  ({card.transport}, protocol {card.protocol_version})")
+    console.print(Panel(head, expand=False, border_style=style))
+    table = Table(header_style="bold")
+    for column, justify in (
+        ("Tool", "left"),
+        ("Happy", "right"),
+        ("Edge", "right"),
+        ("Avg ms", "right"),
+        ("Tokens", "right"),
+        ("Lint", "right"),
+    ):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for row in card.tool_summaries():
+        happy = f"{row['happy_passed']}/{row['happy_total']}"
+        ok = row["happy_passed"] == row["happy_total"]
+        table.add_row(
+            row["name"],
+            Text(happy if not row["skipped"] else "skipped", style="green" if ok else "red"),
+            f"{row['edge_survived']}/{row['edge_total']}",
+            f"{row['avg_latency_ms']:.1f}",
+            str(row["tokens"]),
+            str(row["lint_issues"]),
+        )
+    console.print(table)
+    for line in _summary_lines(card):
+        console.print(line, highlight=False)
+    fixes = build_fix_list(card)
+    if not fixes:
+        console.print("No issues found.", style="green")
+        return
+    console.print("\nFix first:", style="bold")
+    for n, fix in enumerate(fixes[:_SHOWN_FIXES], 1):
+        console.print(f"  {n}. {fix.tool}: {fix.problem}", highlight=False, markup=False)
+        console.print(f"     -> {fix.fix}", style="dim", highlight=False, markup=False)
+    if len(fixes) > _SHOWN_FIXES:
+        console.print(f"  ... and {len(fixes) - _SHOWN_FIXES} more (see the JSON report).")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def markdown(card: MCPScorecard) -> str:
+    from toolscore.mcp.scorecard import build_fix_list
+
+    lines = [
+        f"# MCP scorecard: {card.title}",
+        "",
+        f"**Grade {card.grade}** (score {card.score:.2f}) over {card.transport},"
+        f" protocol {card.protocol_version}.",
+        "",
+    ]
+    lines += [f"- {line}" for line in _summary_lines(card)]
+    lines += [
+        "",
+        "| Tool | Happy | Edge | Avg ms | Tokens | Lint |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for row in card.tool_summaries():
+        happy = "skipped" if row["skipped"] else f"{row['happy_passed']}/{row['happy_total']}"
+        lines.append(
+            f"| `{_cell(row['name'])}` | {happy} | {row['edge_survived']}/{row['edge_total']}"
+            f" | {row['avg_latency_ms']:.1f} | {row['tokens']} | {row['lint_issues']} |"
+        )
+    lines += ["", "## Fix first", ""]
+    fixes = build_fix_list(card)
+    if not fixes:
+        lines.append("No issues found.")
+    for fix in fixes:
+        lines.append(f"- **`{_cell(fix.tool)}`**: {_cell(fix.problem)}. {_cell(fix.fix)}")
+    lines.append("")
+    return "\n".join(lines)

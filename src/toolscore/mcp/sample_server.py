@@ -1,0 +1,158 @@
+"""A small MCP server with deliberate flaws, for ``toolscore demo`` (needs the ``mcp`` extra).
+
+Run it with ``python -m toolscore.mcp.sample_server`` (stdio), or
+``python -m toolscore.mcp.sample_server --http PORT`` (Streamable HTTP on
+``http://127.0.0.1:PORT/mcp``). It keeps notes in memory and has a
+realistic mix of problems, so its scorecard has something to say:
+
+* ``create_note``, ``list_notes``: clean and working;
+* ``find``: works, but its description is two words and its parameter is undocumented;
+* ``delete_note``: ``note_id`` has no type (a model has to guess what to send);
+* ``export_notes``: always fails, even on valid input.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["build_server", "main"]
+
+
+def build_server() -> Any:
+    """The sample server, built with the SDK's low-level ``Server`` (raw schemas on purpose)."""
+    import mcp_types as types
+    from mcp.server import Server
+
+    notes: dict[int, dict[str, str]] = {}
+    tools = [
+        types.Tool(
+            name="create_note",
+            description="Create a note with a title and an optional body; returns the new id.",
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "title": {
+                        "type": "string",
+                        "description": "Title of the note.",
+                        "minLength": 1,
+                    },
+                    "body": {"type": "string", "description": "Text of the note."},
+                },
+                "required": ["title"],
+            },
+        ),
+        types.Tool(
+            name="list_notes",
+            description="List the notes, newest first, at most `limit` of them.",
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "limit": {
+                        "type": "integer",
+                        "description": "How many notes to return.",
+                        "minimum": 1,
+                        "maximum": 100,
+                    }
+                },
+                "required": ["limit"],
+            },
+        ),
+        types.Tool(
+            name="find",
+            description="Search notes.",
+            input_schema={"type": "object", "properties": {"q": {"type": "string"}}},
+        ),
+        types.Tool(
+            name="delete_note",
+            description="Delete the note with the given id.",
+            input_schema={
+                "type": "object",
+                "properties": {"note_id": {"description": "Id of the note to delete."}},
+                "required": ["note_id"],
+            },
+        ),
+        types.Tool(
+            name="export_notes",
+            description="Export every note as JSON or Markdown.",
+            input_schema={
+                "type": "object",
+                "properties": {
+                    "format": {
+                        "type": "string",
+                        "enum": ["json", "markdown"],
+                        "description": "The export format.",
+                    }
+                },
+                "required": ["format"],
+            },
+        ),
+    ]
+
+    def text(message: str, error: bool = False) -> types.CallToolResult:
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=message)], is_error=error
+        )
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: Any, params: Any) -> types.CallToolResult:
+        args = params.arguments or {}
+        if params.name == "create_note":
+            title = args.get("title")
+            if not isinstance(title, str) or not title:
+                return text("title must be a non-empty string", error=True)
+            note_id = len(notes) + 1
+            notes[note_id] = {"title": title, "body": str(args.get("body", ""))}
+            return text(f"created note {note_id}")
+        if params.name == "list_notes":
+            limit = args.get("limit")
+            if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 100:
+                return text("limit must be an integer from 1 to 100", error=True)
+            titles = [n["title"] for _, n in sorted(notes.items(), reverse=True)][:limit]
+            return text("\n".join(titles) or "no notes")
+        if params.name == "find":
+            query = str(args.get("q", "")).lower()
+            hits = [n["title"] for n in notes.values() if query in n["title"].lower()]
+            return text("\n".join(hits) or "nothing found")
+        if params.name == "delete_note":
+            notes.pop(args.get("note_id"), None)  # type: ignore[arg-type]
+            return text("deleted")
+        if params.name == "export_notes":
+            return text("export failed: no storage backend configured", error=True)
+        return text(f"unknown tool {params.name!r}", error=True)
+
+    return Server(
+        "notes-sample",
+        version="1.0.0",
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve over stdio until the client closes the connection, or over Streamable HTTP on
+    127.0.0.1 with ``--http PORT`` until stopped."""
+    import sys
+
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    args = sys.argv[1:] if argv is None else argv
+    server = build_server()
+    if args[:1] == ["--http"] and len(args) == 2:
+        import uvicorn
+
+        app = server.streamable_http_app(host="127.0.0.1")
+        uvicorn.run(app, host="127.0.0.1", port=int(args[1]), log_level="warning")
+        return
+
+    async def serve() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(serve)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,329 @@
+"""The MCP scorecard: one grade for a server, the numbers behind it and what to fix first.
+
+Score (in ``[0, 1]``, graded A to F like every toolscore score)::
+
+    score = 0.6 * happy_pass_rate + 0.2 * edge_resilience_rate + 0.2 * lint_score
+
+* ``happy_pass_rate``: share of happy paths that returned a result that is not an error
+  (1.0 when there are none);
+* ``edge_resilience_rate``: share of edge cases the server answered, with an error or not,
+  instead of timing out or crashing (1.0 when there are none);
+* ``lint_score``: the mean over tools of ``1 - 0.5 * errors - 0.1 * warnings``, each at least
+  0 (an issue about a pair of tools counts for both).
+
+Example:
+    >>> import sys
+    >>> from toolscore.mcp import MCPStdioClient, score_server
+    >>> with MCPStdioClient([sys.executable, "-m", "toolscore.mcp.sample_server"]) as client:
+    ...     card = score_server(client)
+    >>> card.grade, len(card.tools)
+    ('B', 5)
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from toolscore.mcp._tokens import estimate_tokens, tool_definition_tokens
+from toolscore.mcp.harness import (
+    LintIssue,
+    ScenarioResult,
+    generate_scenarios,
+    lint_tools,
+    run_scenarios,
+)
+from toolscore.verdict import GRADE_ORDER, FixSuggestion, letter_grade
+
+if TYPE_CHECKING:
+    from toolscore.mcp.client import MCPClient, MCPToolDef
+
+__all__ = [
+    "GRADE_ORDER",
+    "FixSuggestion",
+    "MCPScorecard",
+    "build_fix_list",
+    "grade_meets",
+    "print_scorecard",
+    "score_server",
+    "scorecard_to_json",
+    "scorecard_to_markdown",
+]
+
+WEIGHTS = {"happy_pass_rate": 0.6, "edge_resilience_rate": 0.2, "lint_score": 0.2}
+_ERROR_COST = 0.5
+_WARNING_COST = 0.1
+
+
+@dataclass
+class MCPScorecard:
+    """Everything the scorecard found about one server.
+
+    Attributes:
+        server_info: the server's ``serverInfo`` (``name``, ``version``).
+        tools: its tools.
+        results: one result per scenario run.
+        lint: the lint issues.
+        instructions: the server's instructions (sent to the model with every session).
+        protocol_version: the protocol version negotiated.
+        transport: ``"stdio"`` or ``"streamable-http"``.
+        seconds: wall time of the whole run.
+        seed: the seed the scenarios were planned with.
+    """
+
+    server_info: dict[str, Any]
+    tools: list[MCPToolDef]
+    results: list[ScenarioResult]
+    lint: list[LintIssue]
+    instructions: str | None = None
+    protocol_version: str | None = None
+    transport: str = ""
+    seconds: float = 0.0
+    seed: int = 0
+    restarts: int = field(default=0)
+
+    def _rate(self, kind: str) -> float:
+        chosen = [r for r in self.results if r.scenario.kind == kind]
+        return sum(r.ok for r in chosen) / len(chosen) if chosen else 1.0
+
+    @property
+    def happy_pass_rate(self) -> float:
+        """Share of happy paths that succeeded (1.0 with none)."""
+        return self._rate("happy")
+
+    @property
+    def edge_resilience_rate(self) -> float:
+        """Share of edge cases the server answered without timing out or crashing."""
+        return self._rate("edge")
+
+    @property
+    def lint_error_count(self) -> int:
+        """Lint issues of severity ``error``."""
+        return sum(1 for i in self.lint if i.severity == "error")
+
+    @property
+    def lint_warning_count(self) -> int:
+        """Lint issues of severity ``warning``."""
+        return sum(1 for i in self.lint if i.severity == "warning")
+
+    @property
+    def lint_score(self) -> float:
+        """Mean per-tool lint score (see the module docstring); 1.0 with no tools."""
+        if not self.tools:
+            return 1.0
+        cost = {tool.name: 0.0 for tool in self.tools}
+        for issue in self.lint:
+            for name in issue.tool.split(", "):
+                if name in cost:
+                    cost[name] += _ERROR_COST if issue.severity == "error" else _WARNING_COST
+        return sum(max(0.0, 1.0 - c) for c in cost.values()) / len(cost)
+
+    @property
+    def score(self) -> float:
+        """The weighted score in ``[0, 1]``."""
+        total = float(sum(w * getattr(self, name) for name, w in WEIGHTS.items()))
+        return min(1.0, max(0.0, total))
+
+    @property
+    def grade(self) -> str:
+        """The letter grade of :attr:`score`."""
+        return letter_grade(self.score)
+
+    @property
+    def total_tool_tokens(self) -> int:
+        """Estimated tokens of every tool definition together (sent with every request)."""
+        return sum(tool_definition_tokens(t) for t in self.tools)
+
+    @property
+    def instructions_tokens(self) -> int:
+        """Estimated tokens of the server's instructions (0 without)."""
+        return estimate_tokens(self.instructions or "")
+
+    @property
+    def context_tokens(self) -> int:
+        """Estimated context the server costs on every request: tools plus instructions."""
+        return self.total_tool_tokens + self.instructions_tokens
+
+    @property
+    def title(self) -> str:
+        """``name version`` of the server."""
+        name = str(self.server_info.get("name") or "unnamed server")
+        return f"{name} {self.server_info.get('version') or ''}".strip()
+
+    def tool_summaries(self) -> list[dict[str, Any]]:
+        """Per tool: scenarios passed of run, happy and edge counts, mean latency, tokens,
+        lint issues."""
+        out = []
+        for tool in self.tools:
+            mine = [r for r in self.results if r.scenario.tool == tool.name]
+            ran = [r for r in mine if r.outcome != "skipped"]
+            timed = [r.duration for r in ran]
+            happy = [r for r in mine if r.scenario.kind == "happy"]
+            edge = [r for r in mine if r.scenario.kind == "edge"]
+            out.append(
+                {
+                    "name": tool.name,
+                    "passed": sum(r.ok for r in ran),
+                    "total": len(ran),
+                    "happy_passed": sum(r.ok for r in happy),
+                    "happy_total": len(happy),
+                    "edge_survived": sum(r.ok for r in edge),
+                    "edge_total": len(edge),
+                    "skipped": sum(1 for r in mine if r.outcome == "skipped"),
+                    "avg_latency_ms": round(1000 * sum(timed) / len(timed), 1) if timed else 0.0,
+                    "tokens": tool_definition_tokens(tool),
+                    "lint_issues": sum(1 for i in self.lint if tool.name in i.tool.split(", ")),
+                }
+            )
+        return out
+
+
+def grade_meets(grade: str, threshold: str) -> bool:
+    """True when ``grade`` is ``threshold`` or better (A best, F worst; case-insensitive).
+
+    Raises:
+        ValueError: either is not one of A, B, C, D, F.
+
+    Example:
+        >>> grade_meets("B", "C"), grade_meets("D", "C")
+        (True, False)
+    """
+    ranks = {g: i for i, g in enumerate(GRADE_ORDER)}
+    for name, value in (("grade", grade), ("threshold", threshold)):
+        if not isinstance(value, str) or value.strip().upper() not in ranks:
+            raise ValueError(f"{name} must be one of A, B, C, D, F; got {value!r}")
+    return ranks[grade.strip().upper()] <= ranks[threshold.strip().upper()]
+
+
+def build_fix_list(card: MCPScorecard, limit: int | None = None) -> list[FixSuggestion]:
+    """What to fix, most urgent first (``priority``): 0 tools failing on valid input, 1 tools
+    that crash or hang on bad input, 2 lint errors, 3 lint warnings (one scenario entry per
+    tool and kind)."""
+    fixes: list[FixSuggestion] = []
+    seen: set[tuple[str, str]] = set()
+    for result in card.results:
+        tool, kind = result.scenario.tool, result.scenario.kind
+        if result.ok or (tool, kind) in seen or result.outcome == "skipped":
+            continue
+        seen.add((tool, kind))
+        failed = sum(
+            1
+            for r in card.results
+            if r.scenario.tool == tool and r.scenario.kind == kind and not r.ok
+        )
+        if kind == "happy":
+            fixes.append(
+                FixSuggestion(
+                    tool,
+                    f"fails on valid input in {failed} scenario(s): {result.scenario.description}"
+                    f" -> {result.outcome}: {result.detail}",
+                    "Check the handler against the schema it advertises: valid arguments must"
+                    " give a result, not an error.",
+                    0,
+                )
+            )
+        else:
+            fixes.append(
+                FixSuggestion(
+                    tool,
+                    f"{'hangs' if result.outcome == 'timeout' else 'crashes'} on bad input in"
+                    f" {failed} scenario(s): {result.scenario.description} -> {result.detail}",
+                    "Validate the arguments and return an error result instead of crashing or"
+                    " blocking.",
+                    1,
+                )
+            )
+    for issue in card.lint:
+        fixes.append(
+            FixSuggestion(
+                issue.tool, issue.message, issue.fix, 2 if issue.severity == "error" else 3
+            )
+        )
+    fixes.sort(key=lambda f: f.priority)
+    return fixes[:limit] if limit is not None else fixes
+
+
+def score_server(
+    client: MCPClient,
+    *,
+    cases_per_tool: int = 3,
+    include_edge_cases: bool = True,
+    seed: int = 0,
+    concurrency: int = 4,
+    timeout: float | None = None,
+    max_restarts: int = 6,
+) -> MCPScorecard:
+    """Lint a started server's tools, run their scenarios and build the scorecard.
+
+    Args:
+        client: a started :class:`~toolscore.mcp.client.MCPClient`.
+        cases_per_tool: happy paths per tool.
+        include_edge_cases: run edge cases too.
+        seed: the scenarios' seed (the same seed plans the same calls).
+        concurrency: calls in flight at once.
+        timeout: seconds per call (default: the client's).
+        max_restarts: restarts after crashes or hangs before the rest is skipped.
+    """
+    started = time.perf_counter()
+    tools = client.list_tools()
+    scenarios = generate_scenarios(tools, cases_per_tool, include_edge_cases, seed=seed)
+    generation = client.generation
+    results = run_scenarios(
+        client, scenarios, concurrency=concurrency, timeout=timeout, max_restarts=max_restarts
+    )
+    return MCPScorecard(
+        server_info=dict(client.server_info),
+        tools=tools,
+        results=results,
+        lint=lint_tools(tools, client.server_instructions),
+        instructions=client.server_instructions,
+        protocol_version=client.protocol_version,
+        transport=client.transport_name,
+        seconds=time.perf_counter() - started,
+        seed=seed,
+        restarts=client.generation - generation,
+    )
+
+
+def print_scorecard(card: MCPScorecard, console: Any = None) -> None:
+    """Print the scorecard with ``rich`` (to ``console``, default a new one on stdout)."""
+    from toolscore.mcp._scorecard_text import print_card
+
+    print_card(card, console)
+
+
+def scorecard_to_markdown(card: MCPScorecard) -> str:
+    """The scorecard as Markdown (for a pull-request comment or a CI summary)."""
+    from toolscore.mcp._scorecard_text import markdown
+
+    return markdown(card)
+
+
+def scorecard_to_json(card: MCPScorecard) -> dict[str, Any]:
+    """The scorecard as JSON-serialisable data: grade, scores, tokens, tools, every scenario
+    with its outcome, every lint issue and the fix list."""
+    return {
+        "server": {
+            "name": card.server_info.get("name", ""),
+            "version": card.server_info.get("version", ""),
+        },
+        "transport": card.transport,
+        "protocol_version": card.protocol_version,
+        "grade": card.grade,
+        "score": round(card.score, 6),
+        "scores": {name: round(getattr(card, name), 6) for name in WEIGHTS},
+        "weights": dict(WEIGHTS),
+        "total_tool_tokens": card.total_tool_tokens,
+        "instructions_tokens": card.instructions_tokens,
+        "context_tokens": card.context_tokens,
+        "lint_errors": card.lint_error_count,
+        "lint_warnings": card.lint_warning_count,
+        "seed": card.seed,
+        "restarts": card.restarts,
+        "seconds": round(card.seconds, 3),
+        "tools": card.tool_summaries(),
+        "results": [r.to_dict() for r in card.results],
+        "lint": [i.to_dict() for i in card.lint],
+        "fixes": [asdict(f) for f in build_fix_list(card)],
+    }
