@@ -29,7 +29,7 @@ from typing import Any
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import RAY_HINT, DatasetError
 from scorekit.batch._sinks import arrow_schema
-from scorekit.batch._sources import Source, check_columns
+from scorekit.batch._sources import Source, check_columns, split_lines
 from scorekit.batch._task import ID, ROW, BatchTask, ResultBatch, RowBatch, score_batch
 
 __all__ = ["ray_results", "ray_workers"]
@@ -59,25 +59,14 @@ def _lines_datasource(paths: list[str], batch_size: int) -> Any:
         """Every non-blank line of JSON-lines files, undecoded, with its size in bytes."""
 
         def _read_stream(self, f: Any, path: str) -> Iterator[Any]:
-            rest = b""
             lines: list[bytes] = []
             sizes: list[int] = []
-            while True:
-                chunk = f.read(1 << 20)
-                if not chunk:
-                    break
-                parts = (rest + chunk).split(b"\n")
-                rest = parts.pop()
-                for line in parts:
-                    if line.strip():
-                        lines.append(line)
-                        sizes.append(len(line) + 1)
-                        if len(lines) >= batch_size:
-                            yield pa.table({_LINE: pa.array(lines, pa.binary()), _NBYTES: sizes})
-                            lines, sizes = [], []
-            if rest.strip():
-                lines.append(rest)
-                sizes.append(len(rest))
+            for line in split_lines(f.read):
+                lines.append(line)
+                sizes.append(len(line) + 1)
+                if len(lines) >= batch_size:
+                    yield pa.table({_LINE: pa.array(lines, pa.binary()), _NBYTES: sizes})
+                    lines, sizes = [], []
             if lines:
                 yield pa.table({_LINE: pa.array(lines, pa.binary()), _NBYTES: sizes})
 

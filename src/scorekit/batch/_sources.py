@@ -14,7 +14,7 @@ import gzip
 import json
 import lzma
 import os
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from typing import Any
 from scorekit.batch._errors import DatasetError, require_pyarrow
 from scorekit.batch._task import RowBatch
 
-__all__ = ["Source", "SourceFile", "read_batches", "resolve_source"]
+__all__ = ["Source", "SourceFile", "read_batches", "resolve_source", "split_lines"]
 
 _COMPRESSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz"}
 _JSON_SUFFIXES = (".jsonl", ".ndjson", ".json")
@@ -254,27 +254,44 @@ def _lines(file: SourceFile) -> Iterator[tuple[bytes, int]]:
     last one (compressed bytes for a compressed file)."""
     counted = _Counted(_open_raw(file))
     stream = _decompress(counted, file.compression)
+
+    def read(n: int) -> bytes:
+        try:
+            data: bytes = stream.read(n)
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise DatasetError(f"{file.path}: cannot be read ({exc})") from None
+        return data
+
     try:
-        rest = b""
         seen = 0
-        while True:
-            try:
-                chunk = stream.read(_CHUNK)
-            except (OSError, EOFError, lzma.LZMAError) as exc:
-                raise DatasetError(f"{file.path}: cannot be read ({exc})") from None
-            if not chunk:
-                break
-            parts = (rest + chunk).split(b"\n")
-            rest = parts.pop()
-            for line in parts:
-                if line.strip():
-                    yield line, counted.count - seen
-                    seen = counted.count
-        if rest.strip():
-            yield rest, counted.count - seen
+        for line in split_lines(read):
+            yield line, counted.count - seen
+            seen = counted.count
     finally:
         stream.close()
         counted.close()
+
+
+def split_lines(read: Callable[[int], bytes]) -> Iterator[bytes]:
+    """The non-blank lines of a byte stream (without their newline), read in 1 MiB chunks.
+
+    Example:
+        >>> import io
+        >>> list(split_lines(io.BytesIO(b'{"a": 1}\\n\\n{"b": 2}').read))
+        [b'{"a": 1}', b'{"b": 2}']
+    """
+    rest = b""
+    while True:
+        chunk = read(_CHUNK)
+        if not chunk:
+            break
+        parts = (rest + chunk).split(b"\n")
+        rest = parts.pop()
+        for line in parts:
+            if line.strip():
+                yield line
+    if rest.strip():
+        yield rest
 
 
 def _json_array(file: SourceFile) -> list[Any] | None:
