@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -294,3 +295,36 @@ def test_compressed_json_lines(tmp_path: Path) -> None:
             fh.write(json.dumps(row) + "\n")
     summary = toolscore.evaluate_dataset(path, workers=1, progress=False)
     assert summary.rows == 9 and summary.mean == pytest.approx((7 + 0.2) / 9)
+
+
+def test_uris_go_through_pyarrow_filesystems(tmp_path: Path) -> None:
+    import gzip
+
+    folder = tmp_path / "store"
+    folder.mkdir()
+    write_jsonl(folder / "a.jsonl", tool_rows(3))
+    with gzip.open(folder / "b.jsonl.gz", "wt") as fh:
+        fh.write("\n".join(json.dumps(r) for r in tool_rows(6)[3:]) + "\n")
+    write_parquet(folder / "c.parquet", [tool_row(6)], as_text=True)
+    out = tmp_path / "out.jsonl"
+    summary = toolscore.evaluate_dataset(folder.as_uri(), output=out, workers=1, progress=False)
+    assert [(r["id"], r["row"]) for r in read_jsonl(out)] == [(f"t{i}", i) for i in range(7)]
+    assert summary.source == folder.as_uri()
+    one = toolscore.evaluate_dataset((folder / "a.jsonl").as_uri(), workers=1, progress=False)
+    assert one.rows == 3
+    with pytest.raises(DatasetError, match="no such file or folder"):
+        toolscore.evaluate_dataset((tmp_path / "nope").as_uri(), progress=False)
+
+
+def test_without_pyarrow_json_lines_work_and_parquet_names_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("pyarrow", "pyarrow.parquet", "pyarrow.fs", "ray", "ray.data"):
+        monkeypatch.setitem(sys.modules, name, None)  # import fails as if not installed
+    source = write_jsonl(tmp_path / "t.jsonl", tool_rows(4))
+    summary = toolscore.evaluate_dataset(source, output=tmp_path / "o.jsonl", progress=False)
+    assert summary.rows == 4 and len(read_jsonl(tmp_path / "o.jsonl")) == 4
+    with pytest.raises(DatasetError, match=r"needs pyarrow.*pip install 'llm-scorekit\[parquet\]'"):
+        toolscore.evaluate_dataset(source, output=tmp_path / "o.parquet", progress=False)
+    with pytest.raises(DatasetError, match=r"pip install 'llm-scorekit\[ray\]'"):
+        toolscore.evaluate_dataset(source, engine="ray", workers=2, progress=False)

@@ -29,7 +29,7 @@ from typing import Any
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import RAY_HINT, DatasetError
 from scorekit.batch._sinks import arrow_schema
-from scorekit.batch._sources import Source, check_columns, split_lines
+from scorekit.batch._sources import Source, check_columns, parquet_file, split_lines
 from scorekit.batch._task import ID, ROW, BatchTask, ResultBatch, RowBatch, score_batch
 
 __all__ = ["ray_results", "ray_workers"]
@@ -161,10 +161,8 @@ def _dataset(ray: Any, source: Source, task: BatchTask, wanted: list[str], batch
         return ray.data.from_items(list(source.records)), False
     formats = source.formats
     if formats == {"parquet"}:
-        from scorekit.batch._sources import _parquet_file
-
         for file in source.files:
-            check_columns(_parquet_file(file).schema_arrow.names, wanted, file.path)
+            check_columns(parquet_file(file).schema_arrow.names, wanted, file.path)
         paths = [f.path for f in source.files]
         return ray.data.read_parquet(paths).select_columns(wanted), False
     if formats == {"jsonl"}:

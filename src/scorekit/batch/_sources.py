@@ -83,7 +83,7 @@ class Source:
         if isinstance(self.records, Sequence):
             return len(self.records)
         if self.files and all(f.format == "parquet" for f in self.files):
-            return sum(int(_parquet_file(f).metadata.num_rows) for f in self.files)
+            return sum(int(parquet_file(f).metadata.num_rows) for f in self.files)
         return None
 
 
@@ -313,7 +313,12 @@ def _json_array(file: SourceFile) -> list[Any] | None:
     return rows if isinstance(rows, list) else None
 
 
-def _parquet_file(file: SourceFile) -> Any:
+def parquet_file(file: SourceFile) -> Any:
+    """The file as a ``pyarrow.parquet.ParquetFile`` (a local path or a URI).
+
+    Raises:
+        DatasetError: pyarrow is missing, or the file is not readable Parquet.
+    """
     require_pyarrow(f"reading {file.path}")
     import pyarrow.parquet as pq
 
@@ -381,7 +386,7 @@ def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Ite
         return
     for file in source.files:
         if file.format == "parquet":
-            pf = _parquet_file(file)
+            pf = parquet_file(file)
             check_columns(pf.schema_arrow.names, columns, file.path)
             try:
                 for rb in pf.iter_batches(batch_size=batch_size, columns=list(columns)):
