@@ -146,3 +146,16 @@ def test_resume_refuses_an_output_of_another_kind(tmp_path: Path) -> None:
     out.write_text("hello\nworld\n")
     with pytest.raises(DatasetError, match="line 1 is not a result row"):
         toolscore.evaluate_dataset(tool_rows(2), output=out, resume=True, progress=False)
+
+
+def test_a_run_without_ids_resumes_by_position(tmp_path: Path) -> None:
+    rows = [{k: v for k, v in r.items() if k != "id"} for r in tool_rows(8)]
+    source = write_jsonl(tmp_path / "t.jsonl", rows[:5])
+    out = tmp_path / "out.parquet"
+    toolscore.evaluate_dataset(source, id=None, output=out, workers=1, progress=False)
+    write_jsonl(source, rows)
+    summary = toolscore.evaluate_dataset(
+        source, id=None, output=out, resume=True, workers=1, progress=False
+    )
+    assert (summary.resumed, summary.new_rows) == (5, 3)
+    assert [r["row"] for r in results(out)] == list(range(8))

@@ -69,9 +69,11 @@ class DoneIds:
     def __len__(self) -> int:
         return int(self.hashes.size + self.positions.size)
 
-    def has_position(self, position: int) -> bool:
-        """True when the id-less row at ``position`` is done."""
-        return _member(self.positions, np.asarray([position], dtype=np.int64))[0]
+    def done_positions(self, positions: Sequence[int]) -> list[bool]:
+        """For each position: is the id-less row there done?"""
+        if not self.positions.size or not positions:
+            return [False] * len(positions)
+        return _member(self.positions, np.asarray(positions, dtype=np.int64))
 
     def skip_mask(self, ids: Sequence[str | None], start: int | None) -> list[bool]:
         """For each row of a batch: is it done? Rows with an id are matched by id; rows

@@ -188,11 +188,8 @@ def run_dataset(
             columns = result.columns
             if done.positions.size:
                 # Id-less rows of a resumed run that an engine could not skip by position.
-                keep = [
-                    j
-                    for j, (key, row) in enumerate(zip(columns[ID], rows, strict=True))
-                    if key is not None or not done.has_position(row)
-                ]
+                seen = done.done_positions(rows)
+                keep = [j for j, key in enumerate(columns[ID]) if key is not None or not seen[j]]
                 if len(keep) < len(rows):
                     result.skipped += len(rows) - len(keep)
                     columns = {k: [v[j] for j in keep] for k, v in columns.items()}
