@@ -239,8 +239,9 @@ def evaluate_dataset(
         given: the column holding the text under test.
         id: the column holding each row's id (written as text); None numbers rows by position.
         metrics: any of ``precision``, ``recall``, ``f1``; the first is the main score.
-        question_runs / answer_runs: question sets per side, answers per set (scores are the
-            mean over the runs, as for ``texts_agg_*_mean``).
+        question_runs: question sets written per side (scores are the mean over the runs, as
+            for ``texts_agg_*_mean``).
+        answer_runs: times each question set is answered.
         engine: ``"local"`` or ``"ray"`` (``pip install 'llm-scorekit[ray]'``).
         workers: worker processes (or Ray workers); default: every CPU for the local judge,
             1 for an LLM judge. The judge's ``max_concurrency`` is shared out among them.
