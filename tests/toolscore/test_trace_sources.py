@@ -256,16 +256,6 @@ def test_evaluate_trace_adds_side_effects_latency_cost_and_forbidden(tmp_path: P
     assert "side_effect_metrics" not in off.metrics
 
 
-def test_judge_true_is_a_clear_error_until_the_judge_exists(tmp_path: Path) -> None:
-    from toolscore._engine.tool_judge import ToolJudgeUnavailableError
-
-    gold = tmp_path / "gold.json"
-    gold.write_text("[]")
-    with pytest.raises(ToolJudgeUnavailableError, match=r"judge=False \(the default\)"):
-        toolscore.evaluate_trace(gold, gold, judge=True)
-    assert toolscore.evaluate_trace(gold, gold, judge=False).score == 1.0
-
-
 def test_a_captured_trace_file_reads_as_a_trace(tmp_path: Path) -> None:
     capture = toolscore.TraceCapture(dataset_dir=tmp_path)
     path = capture.capture_tools([{"tool": "a", "args": {"x": 1}}], name="run")

@@ -368,9 +368,11 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
         except MCPError as exc:
             result = ScenarioResult(scenario, False, True, 0.0, _excerpt(str(exc)), "error")
             hung = False
-        # A call cut short because another failure restarted the server is run once more.
+        # A call cut short because another failure restarted the server is run once more,
+        # alone: run beside the other calls, a second crash of theirs would be blamed on it.
         interrupted = sup.lock.locked() or client.generation != generation
         if attempt == 0 and interrupted and result.outcome != "timeout":
+            solo = True
             continue
         if result.outcome != "error":
             recovered = sup.recover(generation, hung)
