@@ -28,8 +28,9 @@ from typing import Any
 
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import RAY_HINT, DatasetError
+from scorekit.batch._readers import check_columns, split_lines
 from scorekit.batch._sinks import arrow_schema
-from scorekit.batch._sources import Source, check_columns, parquet_file, split_lines
+from scorekit.batch._sources import Source, parquet_file
 from scorekit.batch._task import ID, ROW, BatchTask, ResultBatch, RowBatch, score_batch
 
 __all__ = ["ray_results", "ray_workers"]

@@ -16,8 +16,9 @@ from typing import Any, TextIO
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError, JudgeOutageError
 from scorekit.batch._progress import make_progress
+from scorekit.batch._readers import read_batches
 from scorekit.batch._sinks import open_sink
-from scorekit.batch._sources import Source, read_batches, resolve_source
+from scorekit.batch._sources import Source, resolve_source
 from scorekit.batch._summary import DatasetSummary, Summarizer
 from scorekit.batch._task import ERROR_KIND, ID, ROW, BatchTask, ResultBatch
 
