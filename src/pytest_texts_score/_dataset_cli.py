@@ -22,13 +22,9 @@ __all__ = ["COMMAND", "add_eval_dataset", "run_eval_dataset"]
 COMMAND = "eval-dataset"
 
 
-def add_eval_dataset(subparsers: Any, judge_options: dict[str, str]) -> None:
-    """Register ``eval-dataset`` on the ``texts-score`` sub-command parsers.
-
-    Args:
-        subparsers: the sub-command parsers of ``texts-score``.
-        judge_options: the judge settings ``compare`` takes (name -> help), offered here too.
-    """
+def add_eval_dataset(subparsers: Any) -> None:
+    """Register ``eval-dataset`` on the ``texts-score`` sub-command parsers."""
+    from pytest_texts_score.cli import add_judge_arguments
     from scorekit.batch._cli import add_dataset_arguments
 
     p = subparsers.add_parser(
@@ -61,14 +57,11 @@ def add_eval_dataset(subparsers: Any, judge_options: dict[str, str]) -> None:
     )
     cols.add_argument("--question-runs", type=int, default=1, metavar="N", help="question sets")
     cols.add_argument("--answer-runs", type=int, default=1, metavar="N", help="answers per set")
-    judge = p.add_argument_group(
-        "judge",
+    add_judge_arguments(
+        p,
         "Default: the embedded offline judge. With several workers each gets"
         " max-concurrency / workers calls in flight.",
     )
-    for name, help_text in judge_options.items():
-        judge.add_argument("--" + name.replace("_", "-"), help=help_text)
-    p.set_defaults(judge_option_names=tuple(judge_options))
 
 
 def run_eval_dataset(args: argparse.Namespace, out: IO[str]) -> int:

@@ -102,13 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--answer-runs", type=_positive_int, default=1, metavar="N", help="answers per set"
     )
-    judge = compare.add_argument_group(
-        "judge",
+    add_judge_arguments(
+        compare,
         "Default: the embedded offline judge (no key, no network). Unset options fall back to"
         " the environment (OPENAI_API_KEY, OPENAI_BASE_URL, AZURE_OPENAI_*, SCOREKIT_*).",
     )
-    for name, help_text in _JUDGE_OPTIONS.items():
-        judge.add_argument("--" + name.replace("_", "-"), help=help_text)
     report = compare.add_argument_group("report")
     report.add_argument(
         "--report",
@@ -124,8 +122,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     from pytest_texts_score._dataset_cli import add_eval_dataset
 
-    add_eval_dataset(subs, _JUDGE_OPTIONS)
+    add_eval_dataset(subs)
     return parser
+
+
+def add_judge_arguments(parser: argparse.ArgumentParser, description: str) -> None:
+    """Add the judge options (``--provider``, ``--model``...) as a group of ``parser``."""
+    judge = parser.add_argument_group("judge", description)
+    for name, help_text in _JUDGE_OPTIONS.items():
+        judge.add_argument("--" + name.replace("_", "-"), help=help_text)
+    parser.set_defaults(judge_option_names=tuple(_JUDGE_OPTIONS))
 
 
 REPORT_FORMATS = ("json", "html", "md")
