@@ -187,6 +187,7 @@ def run_cli(argv: list[str], env: dict[str, str] | None = None) -> dict[str, Any
         "wall": wall,
         "cpu": mon.cpu_seconds,
         "driver_cpu": mon.driver_cpu_seconds,
+        "per_process_cpu": sorted(mon.cpu.values(), reverse=True),
         "peak_total_mb": mon.peak_total,
         "peak_single_mb": mon.peak_single,
         "stdout": out.decode(),
@@ -323,10 +324,12 @@ def part_texts(work: Path, pairs: int, workers: int | None) -> None:
     fig = run_cli(argv)
     cores = os.cpu_count() or 1
     busy = fig["cpu"] / (fig["wall"] * cores)
+    busiest = ", ".join(f"{100 * c / fig['wall']:.0f}%" for c in fig["per_process_cpu"][:3])
     print(
         f"texts {pairs:,} pairs on the local judge: {fig['wall']:.1f} s, {pairs / fig['wall']:.1f}"
-        f" pairs/s, cores busy {100 * busy:.0f}% of {cores} (CPU {fig['cpu']:.0f} s), peak RSS"
-        f" tree {fig['peak_total_mb']:.0f} MB"
+        f" pairs/s, cores busy {100 * busy:.0f}% of {cores} (CPU {fig['cpu']:.0f} s; the three"
+        f" busiest processes {busiest} of one core each), peak RSS tree"
+        f" {fig['peak_total_mb']:.0f} MB"
     )
 
 
