@@ -80,8 +80,17 @@ def test_a_background_command_is_awaited_then_stopped_with_the_page(tmp_path: Pa
     _run(
         tmp_path,
         f"""
+~~~python title="server.py"
+import os, time
+
+open({str(pid_file)!r}, "w").write(str(os.getpid()))
+time.sleep(0.5)
+print("ready on 127.0.0.1:8000", flush=True)
+time.sleep(600)
+~~~
+
 ~~~console
-$ python -c "import os, time; open('{pid_file}', 'w').write(str(os.getpid())); time.sleep(0.5); print('ready on 127.0.0.1:...', flush=True); time.sleep(600)" &
+$ python server.py &
 ready on 127.0.0.1:...
 $ echo next
 next
@@ -147,7 +156,7 @@ def test_runs_as_on_a_developer_machine():
 
 ~~~console
 $ pytest -q
-.                                                                                                                [100%]
+.   ...   [100%]
 1 passed in ...s
 ~~~
 """,
