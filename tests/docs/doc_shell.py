@@ -64,6 +64,7 @@ class Shell:
             ["bash", "-c", script],
             cwd=self.cwd,
             env=self.env,
+            stdin=subprocess.DEVNULL,  # a command that asks (on a terminal) gets no answer
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
