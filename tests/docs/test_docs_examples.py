@@ -264,7 +264,8 @@ def test_page_examples_run_and_print_what_they_show(path: Path, tmp_path: Path) 
     _run_page(path, tmp_path)
 
 
-#: Blocks kept from running (each needs an API key, a server or a new virtual environment).
+#: Blocks kept from running: each needs an API key, a real server, Chromium, a new virtual
+#: environment or a download, or starts a server that prints nothing to wait for.
 MAX_SKIPPED = 12
 
 
