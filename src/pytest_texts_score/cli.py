@@ -5,6 +5,7 @@ Usage::
     texts-score compare EXPECTED GIVEN            # two files
     texts-score compare expected.txt -            # GIVEN from stdin
     texts-score compare --expected-text "..." --given-text "..." --json
+    texts-score eval-dataset pairs.jsonl -o results.parquet   # a whole dataset
 
 Exit codes: 0 scored; 2 bad input (missing file, empty text, unknown option, bad setting);
 3 the judge failed (unreachable, invalid replies after the retries, missing or corrupt model).
@@ -101,13 +102,11 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--answer-runs", type=_positive_int, default=1, metavar="N", help="answers per set"
     )
-    judge = compare.add_argument_group(
-        "judge",
+    add_judge_arguments(
+        compare,
         "Default: the embedded offline judge (no key, no network). Unset options fall back to"
         " the environment (OPENAI_API_KEY, OPENAI_BASE_URL, AZURE_OPENAI_*, SCOREKIT_*).",
     )
-    for name, help_text in _JUDGE_OPTIONS.items():
-        judge.add_argument("--" + name.replace("_", "-"), help=help_text)
     report = compare.add_argument_group("report")
     report.add_argument(
         "--report",
@@ -121,7 +120,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="where --report writes (format from the suffix"
         " .json/.html/.md when --report is not given)",
     )
+    from pytest_texts_score._dataset_cli import add_eval_dataset
+
+    add_eval_dataset(subs)
     return parser
+
+
+def add_judge_arguments(parser: argparse.ArgumentParser, description: str) -> None:
+    """Add the judge options (``--provider``, ``--model``...) as a group of ``parser``."""
+    judge = parser.add_argument_group("judge", description)
+    for name, help_text in _JUDGE_OPTIONS.items():
+        judge.add_argument("--" + name.replace("_", "-"), help=help_text)
+    parser.set_defaults(judge_option_names=tuple(_JUDGE_OPTIONS))
 
 
 REPORT_FORMATS = ("json", "html", "md")
@@ -360,11 +370,15 @@ def main(
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    stdout = stdout if stdout is not None else sys.stdout
+    if args.command == "eval-dataset":
+        from pytest_texts_score._dataset_cli import run_eval_dataset
+
+        return run_eval_dataset(args, stdout)
     if args.command != "compare":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     stdin = stdin if stdin is not None else sys.stdin
-    stdout = stdout if stdout is not None else sys.stdout
 
     from scorekit.judges import JudgeError, SettingsError
 
