@@ -119,7 +119,10 @@ def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
         return [head + "."]
     lines = [head + ":"]
     if not several:
-        shown = [f"  {e.answer:.2f}  {shorten(e.question, QUESTION_WIDTH)}" for e in below]
+        shown = [
+            f"  {e.answer:.2f}  {shorten(e.question, QUESTION_WIDTH)}{_because(e.reason)}"
+            for e in below
+        ]
     else:
         # Runs often ask the same question; one line per question with the runs it failed in.
         groups: dict[str, list[Evidence]] = {}
@@ -136,14 +139,20 @@ def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
                 if len(set(answers)) == 1
                 else (f"{min(answers):.2f}-{max(answers):.2f}")
             )
+            reason = next((e.reason for e in group if e.reason), None)
             shown.append(
                 f"  {value}  {shorten(group[0].question, QUESTION_WIDTH)}"
-                f"  [{len(group)} run{'s' if len(group) > 1 else ''}: {listed}]"
+                f"  [{len(group)} run{'s' if len(group) > 1 else ''}: {listed}]{_because(reason)}"
             )
     lines.extend(shown[:MAX_QUESTIONS_PER_SIDE])
     if len(shown) > MAX_QUESTIONS_PER_SIDE:
         lines.append(f"  ... and {len(shown) - MAX_QUESTIONS_PER_SIDE} more")
     return lines
+
+
+def _because(reason: str | None) -> str:
+    """The judge's reason for a low answer, as the end of its line ("" when there is none)."""
+    return f" (judge: {shorten(reason, QUESTION_WIDTH)})" if reason else ""
 
 
 def _runs_lines(outcome: TextsOutcome, metric: str, label: str) -> list[str]:

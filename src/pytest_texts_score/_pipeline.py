@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar
 
 from scorekit._session import ScoreSession, current_session
-from scorekit.judges import Judge, JudgeConfigError, run_sync
+from scorekit.judges import Judge, JudgeConfigError, reasons_of, run_sync
 from scorekit.report import Evidence, RunScore
 
 __all__ = [
@@ -188,8 +188,8 @@ async def _side(
     for a, answers in enumerate(answer_sets):
         scores.append(sum(answers) / len(answers) if answers else 1.0)
         evidence.extend(
-            Evidence(side=side, question=q, answer=float(x), run=[question_run, a])
-            for q, x in zip(questions, answers, strict=True)
+            Evidence(side=side, question=q, answer=float(x), run=[question_run, a], reason=why)
+            for q, x, why in zip(questions, answers, reasons_of(answers), strict=True)
         )
     return _SideRun(side, question_run, scores, evidence)
 

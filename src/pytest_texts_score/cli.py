@@ -333,7 +333,10 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
             cells: list[str | Text] = [str(i)]
             if multi_run:
                 cells.append("/".join(str(r) for r in ev.run))
-            cells += [ev.question, Text(f"{ev.answer:.2f}", style=style)]
+            question = Text(ev.question)
+            if ev.reason:  # the judge's reason for a low answer, under its question
+                question.append(f"\n  why: {ev.reason}", style="italic")
+            cells += [question, Text(f"{ev.answer:.2f}", style=style)]
             table.add_row(*cells)
         console.print(table)
 

@@ -21,12 +21,15 @@ class Evidence:
         question: the question text.
         answer: the support number in [0, 1].
         run: ``[question_run, answer_run]``.
+        reason: why the answer is low, when the judge says (the local judge names the unit
+            that was missing or contradicted); None otherwise.
     """
 
     side: str
     question: str
     answer: float
     run: list[int] = field(default_factory=lambda: [0, 0])
+    reason: str | None = None
 
 
 @dataclass
