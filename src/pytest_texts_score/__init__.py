@@ -17,6 +17,8 @@ The assertions work in pytest (with the ``texts_score`` fixture or imported dire
 plain Python; ``configure(...)`` picks the judge outside pytest.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from pytest_texts_score._configure import configure
 from pytest_texts_score._messages import TextsAssertionError
 from pytest_texts_score.api import (
@@ -59,9 +61,13 @@ from pytest_texts_score.api_wrappers import (
     texts_expect_correctness_range,
 )
 
+if TYPE_CHECKING:
+    from pytest_texts_score._dataset import evaluate_dataset
+
 __all__ = [
     "TextsAssertionError",
     "configure",
+    "evaluate_dataset",
     "texts_agg_completeness_average",
     "texts_agg_completeness_max",
     "texts_agg_completeness_mean",
@@ -102,3 +108,13 @@ __all__ = [
 #: The 35 assertion functions by name (what the ``texts_score`` fixture returns, minus the
 #: ``texts_`` prefix of the keys).
 ASSERTIONS = {name: globals()[name] for name in __all__ if name.startswith("texts_")}
+
+
+def __getattr__(name: str) -> Any:
+    # The dataset layer (numpy, the batch engines) loads on first use, not with the plugin.
+    if name == "evaluate_dataset":
+        from pytest_texts_score._dataset import evaluate_dataset
+
+        globals()[name] = evaluate_dataset
+        return evaluate_dataset
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -102,11 +102,6 @@ def _answer(value: float) -> str:
     return format_score(value, 1.0)
 
 
-def _reason(reason: str | None) -> str:
-    """The judge's reason for an answer, when it gave one: `` (reason)``."""
-    return f" ({shorten(reason, QUESTION_WIDTH)})" if reason else ""
-
-
 def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
     items = [e for e in outcome.evidence if e.side == side]
     mean = getattr(outcome, side)
@@ -126,7 +121,7 @@ def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
     lines = [head + ":"]
     if not several:
         shown = [
-            f"  {_answer(e.answer)}  {shorten(e.question, QUESTION_WIDTH)}{_reason(e.reason)}"
+            f"  {_answer(e.answer)}  {shorten(e.question, QUESTION_WIDTH)}{_because(e.reason)}"
             for e in below
         ]
     else:
@@ -145,16 +140,20 @@ def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
                 if len(set(answers)) == 1
                 else f"{_answer(min(answers))}-{_answer(max(answers))}"
             )
-            reasons = [e.reason for e in group if e.reason]
+            reason = next((e.reason for e in group if e.reason), None)
             shown.append(
                 f"  {value}  {shorten(group[0].question, QUESTION_WIDTH)}"
-                f"{_reason(reasons[0] if reasons else None)}"
-                f"  [{len(group)} run{'s' if len(group) > 1 else ''}: {listed}]"
+                f"  [{len(group)} run{'s' if len(group) > 1 else ''}: {listed}]{_because(reason)}"
             )
     lines.extend(shown[:MAX_QUESTIONS_PER_SIDE])
     if len(shown) > MAX_QUESTIONS_PER_SIDE:
         lines.append(f"  ... and {len(shown) - MAX_QUESTIONS_PER_SIDE} more")
     return lines
+
+
+def _because(reason: str | None) -> str:
+    """The judge's reason for a low answer, as the end of its line ("" when there is none)."""
+    return f" (judge: {shorten(reason, QUESTION_WIDTH)})" if reason else ""
 
 
 def _runs_lines(outcome: TextsOutcome, metric: str, label: str) -> list[str]:

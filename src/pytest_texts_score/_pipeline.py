@@ -45,7 +45,7 @@ from pytest_texts_score._outcome import (
     score_answers,
 )
 from scorekit._session import ScoreSession, current_session
-from scorekit.judges import InvalidReplyError, Judge, JudgeConfigError, run_sync
+from scorekit.judges import InvalidReplyError, Judge, JudgeConfigError, reasons_of, run_sync
 from scorekit.judges._parse import parse_questions
 
 __all__ = [
@@ -175,7 +175,9 @@ async def _side_together(judge: Judge, plan: _Plan, side: str, q: int) -> SideRu
         )
     scores, evidence = [], []
     for a, answers in enumerate(answer_sets):
-        score, ev = score_answers(answer_dicts(questions, answers), questions, side, (q, a))
+        # The judge's reason per answer, when it gives them (the local judge does).
+        dicts = answer_dicts(questions, answers, reasons_of(answers))
+        score, ev = score_answers(dicts, questions, side, (q, a))
         scores.append(score)
         evidence.extend(ev)
     return SideRun(side, q, scores, evidence)

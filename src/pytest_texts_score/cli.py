@@ -5,6 +5,7 @@ Usage::
     texts-score compare EXPECTED GIVEN            # two files
     texts-score compare expected.txt -            # GIVEN from stdin
     texts-score compare --expected-text "..." --given-text "..." --json
+    texts-score eval-dataset pairs.jsonl -o results.parquet   # a whole dataset
 
 Exit codes: 0 scored; 2 bad input (missing file, empty text, unknown option, a setting that is
 unusable, or settings that name no usable judge: unknown provider, no model or key); 3 a judge
@@ -104,13 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_argument(
         "--answer-runs", type=_positive_int, default=1, metavar="N", help="answers per set"
     )
-    judge = compare.add_argument_group(
-        "judge",
+    add_judge_arguments(
+        compare,
         "Default: the embedded offline judge (no key, no network). Unset options fall back to"
         " the environment (OPENAI_API_KEY, OPENAI_BASE_URL, AZURE_OPENAI_*, SCOREKIT_*).",
     )
-    for name, help_text in _JUDGE_OPTIONS.items():
-        judge.add_argument("--" + name.replace("_", "-"), help=help_text)
     report = compare.add_argument_group("report")
     report.add_argument(
         "--report",
@@ -124,7 +123,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="where --report writes (format from the suffix"
         " .json/.html/.md when --report is not given)",
     )
+    from pytest_texts_score._dataset_cli import add_eval_dataset
+
+    add_eval_dataset(subs)
     return parser
+
+
+def add_judge_arguments(parser: argparse.ArgumentParser, description: str) -> None:
+    """Add the judge options (``--provider``, ``--model``...) as a group of ``parser``."""
+    judge = parser.add_argument_group("judge", description)
+    for name, help_text in _JUDGE_OPTIONS.items():
+        judge.add_argument("--" + name.replace("_", "-"), help=help_text)
+    parser.set_defaults(judge_option_names=tuple(_JUDGE_OPTIONS))
 
 
 REPORT_FORMATS = ("json", "html", "md")
@@ -343,18 +353,15 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
             table.add_column("run")
         table.add_column("question", overflow="fold")
         table.add_column("answer", justify="right")
-        with_reasons = any(ev.reason for ev in rows)
-        if with_reasons:  # the judge said why it answered so
-            table.add_column("reason", overflow="fold")
         for i, ev in enumerate(rows, 1):
             style = "green" if ev.answer >= 0.75 else "yellow" if ev.answer >= 0.25 else "red"
             cells: list[str | Text] = [str(i)]
             if multi_run:
                 cells.append("/".join(str(r) for r in ev.run))
-            answer = format_score(ev.answer, 1.0)
-            cells += [ev.question, Text(answer, style=style)]
-            if with_reasons:
-                cells.append(ev.reason or "")
+            question = Text(ev.question)
+            if ev.reason:  # the judge's reason for a low answer, under its question
+                question.append(f"\n  why: {ev.reason}", style="italic")
+            cells += [question, Text(format_score(ev.answer, 1.0), style=style)]
             table.add_row(*cells)
         console.print(table)
 
@@ -388,11 +395,15 @@ def main(
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    stdout = stdout if stdout is not None else sys.stdout
+    if args.command == "eval-dataset":
+        from pytest_texts_score._dataset_cli import run_eval_dataset
+
+        return run_eval_dataset(args, stdout)
     if args.command != "compare":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     stdin = stdin if stdin is not None else sys.stdin
-    stdout = stdout if stdout is not None else sys.stdout
 
     from scorekit.judges import JudgeConfigError, JudgeError, SettingsError
 

@@ -10,7 +10,7 @@ Example:
     1.0
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolscore.capture import TraceCapture, capture_trace
 from toolscore.core import (
@@ -54,8 +54,17 @@ def __getattr__(name: str) -> Any:
             value = "0+unknown"
         globals()["__version__"] = value
         return value
+    if name == "evaluate_dataset":
+        # The dataset layer (numpy, the batch engines) loads on first use, not with the package.
+        from toolscore._dataset import evaluate_dataset
+
+        globals()[name] = evaluate_dataset
+        return evaluate_dataset
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+
+if TYPE_CHECKING:
+    from toolscore._dataset import evaluate_dataset
 
 __all__ = [
     "ANY",
@@ -80,6 +89,7 @@ __all__ = [
     "capture_trace",
     "cases",
     "evaluate",
+    "evaluate_dataset",
     "evaluate_trace",
     "expect",
     "from_anthropic",

@@ -4,6 +4,7 @@ Subcommands, one module each under ``toolscore._cli``::
 
     toolscore eval GOLD TRACE        score a trace (exit 1 below --min-score)
     toolscore compare GOLD TRACE...  rank several traces
+    toolscore eval-dataset SOURCE    score every row of a dataset (JSON lines, Parquet; Ray)
     toolscore regression BASELINE TRACE -g GOLD
                                      compare with a saved baseline (exit 1 on a regression)
     toolscore record / approve / snapshots list|show|rm
@@ -31,6 +32,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from toolscore._cli import eval_dataset as dataset_command
 from toolscore._cli import evaluate as evaluate_commands
 from toolscore._cli import generate as generate_command
 from toolscore._cli import init as init_command
@@ -61,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"toolscore, version {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     evaluate_commands.register(sub)
+    dataset_command.register(sub)
     regression_command.register(sub)
     snapshot_commands.register(sub)
     validate_command.register(sub)

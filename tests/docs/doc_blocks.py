@@ -7,16 +7,24 @@ The convention (also written up in ``docs/contributing.md``, "Examples in the do
   prints; without one its output is not checked, but it must not raise.
 * ```` ```pycon ```` is a ``>>>`` session, checked like a doctest.
 * ```` ```console ```` holds ``$ command`` lines, each followed by what it prints (stdout and
-  stderr as a terminal shows them); the commands run with ``bash`` in the page's work folder.
-  A command with no shown output must exit 0.
+  stderr as a terminal shows them). A command with no shown output must exit 0.
 * ```` ```bash ```` holds commands without shown output; they run and must exit 0.
-* A block with ``title="name"`` (any language) is a file: it is written into the page's work
-  folder under that name when the page reaches it, and not run. A ``test_*.py`` file that no
-  shown command runs is run with ``pytest`` after the page and must pass.
+* A block with ``title="name"`` (any language) is a file: it is written under that name where
+  the page's session is when the page reaches it, and not run. A ``test_*.py`` file that no
+  shown command runs is run with ``pytest`` after the page and must pass. A title inside a
+  folder linked from the repository (``examples/...``) shows that file: the block must equal
+  it, and it is never written.
 * ```` ```json ```` blocks without a title must parse.
 * Everything else (``text``, ``ini``, ``yaml``, ``toml``, ``output`` ...) is not run.
 * ``<!-- docs-test: skip REASON -->`` on the line before a block keeps it from running; the
   reason is required (a command that needs an API key, say). Keep these few.
+
+A page's commands are one terminal session (``doc_shell.py``) in a fresh work folder, with
+``examples/``, ``tests/toolscore/bfcl/data`` and ``tests/fakes`` linked in (a bare ``pytest``
+does not collect them), ``COLUMNS=120`` and no ``CI``, ``GITHUB_*`` or ``TOOLSCORE_*``
+variables. ``cd`` and ``export`` carry over to later commands, files and Python blocks; a
+command ending in ``&`` runs in the background until the page ends, and the output shown
+under it is awaited (how a page waits for a server it started).
 
 Shown output may use ``...``: a line that is only ``...`` stands for any number of lines, and
 ``...`` inside a line for any text. Trailing white space and blank lines at either end do not

@@ -6,15 +6,18 @@ block is kept from running) are in ``doc_blocks.py`` and ``docs/contributing.md`
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from doc_blocks import KNOWN_LANGUAGES, Block, matches, mismatch_report, read_blocks
+from doc_shell import Shell
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = Path(__file__).with_name("doc_python_runner.py")
@@ -23,17 +26,21 @@ PAGES = sorted(
     key=lambda p: p.relative_to(ROOT).as_posix(),
 )
 #: Folders of the repository a page's commands may read, linked into its work folder.
-LINKED = ("examples", "tests/toolscore/bfcl/data")
+LINKED = ("examples", "tests/toolscore/bfcl/data", "tests/fakes")
 #: Seconds one command or block may take before the page fails.
 TIMEOUT = 120
+#: Variables (and prefixes) that would change what the pages' commands do: the pages run as on
+#: a developer's machine (a page that shows CI behaviour sets ``CI`` in its command). No xdist
+#: or pytest state of this session leaks into a user's pytest run either.
+DROPPED = {"CI", "PYTHONPATH"}
+DROPPED_PREFIXES = ("GITHUB_", "TOOLSCORE_", "PYTEST_")
 
 
 def _env(work: Path) -> dict[str, str]:
     env = {
         key: value
         for key, value in os.environ.items()
-        # No xdist or pytest state of this session leaks into a user's pytest run.
-        if not key.startswith(("PYTEST_", "PYTHONPATH"))
+        if key not in DROPPED and not key.startswith(DROPPED_PREFIXES)
     }
     bindir = str(Path(sys.executable).parent)
     env["PATH"] = bindir + os.pathsep + env.get("PATH", "")
@@ -42,43 +49,55 @@ def _env(work: Path) -> dict[str, str]:
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     # langsmith (installed with the test-sdks extra) registers a pytest plugin that costs about
     # a second per pytest start and prints nothing: keep the pages' many pytest runs quick.
-    env["PYTEST_ADDOPTS"] = "-p no:langsmith_plugin"
+    # The linked folders are the runner's, not the page's: a bare `pytest` does not collect them.
+    ignore = " ".join(shlex.quote(f"--ignore={work / name}") for name in LINKED)
+    env["PYTEST_ADDOPTS"] = f"-p no:langsmith_plugin {ignore}"
     env["HOME"] = str(work / ".home")  # no user config or cache outside the work folder
     return env
 
 
 class Page:
-    """A page's work folder and its Python process, for running its blocks in order."""
+    """A page's work folder, terminal session and Python process, for running its blocks."""
 
-    def __init__(self, path: Path, work: Path) -> None:
+    def __init__(self, path: Path, work: Path, state: Path) -> None:
         self.path = path
         self.work = work
-        self.env = _env(work)
+        work.mkdir(parents=True)
         (work / ".home").mkdir()
         for name in LINKED:
             (work / name).parent.mkdir(parents=True, exist_ok=True)
             (work / name).symlink_to(ROOT / name)
+        self.shell = Shell(work, _env(work), state, TIMEOUT)
         self.python: subprocess.Popen[str] | None = None
         self.ran_commands: list[str] = []
 
     def close(self) -> None:
-        if self.python is not None:
-            assert self.python.stdin is not None
-            self.python.stdin.close()
-            self.python.wait(timeout=TIMEOUT)
+        try:
+            if self.python is not None:
+                assert self.python.stdin is not None
+                self.python.stdin.close()
+                self.python.wait(timeout=TIMEOUT)
+        finally:
+            self.shell.stop()
 
     def run_python(self, block: Block) -> None:
         if self.python is None:
             self.python = subprocess.Popen(
                 [sys.executable, str(RUNNER)],
                 cwd=self.work,
-                env=self.env,
+                env=self.shell.env,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 text=True,
             )
         assert self.python.stdin is not None and self.python.stdout is not None
-        request = {"kind": block.language, "code": block.code, "name": block.where}
+        request = {
+            "kind": block.language,
+            "code": block.code,
+            "name": block.where,
+            "cwd": str(self.shell.cwd),
+            "env": self.shell.env,
+        }
         self.python.stdin.write(json.dumps(request) + "\n")
         self.python.stdin.flush()
         line = self.python.stdout.readline()
@@ -96,23 +115,24 @@ class Page:
                 pytrace=False,
             )
 
-    def run_command(self, block: Block, command: str) -> subprocess.CompletedProcess[str]:
+    def run_command(self, command: str) -> subprocess.CompletedProcess[str]:
         self.ran_commands.append(command)
-        return subprocess.run(
-            ["bash", "-c", command],
-            cwd=self.work,
-            env=self.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            timeout=TIMEOUT,
-            check=False,
-        )
+        return self.shell.run(command)
 
     def run_console(self, block: Block) -> None:
         for command, shown in _commands(block):
             _check_shows_something(block, shown)
-            done = self.run_command(block, command)
+            background = re.fullmatch(r"(?s)(.*[^&])&\s*", command)
+            if background:
+                self.ran_commands.append(command)
+                job = self.shell.start(background[1])
+                if not self.shell.wait_for(job, shown):
+                    pytest.fail(
+                        mismatch_report(block.where, f"`{command}`", shown, job.output()),
+                        pytrace=False,
+                    )
+                continue
+            done = self.run_command(command)
             if not shown.strip() and done.returncode != 0:
                 pytest.fail(
                     f"{block.where}: `{command}` exited {done.returncode}:\n{done.stdout}",
@@ -125,18 +145,38 @@ class Page:
                 )
 
     def run_bash(self, block: Block) -> None:
-        done = self.run_command(block, block.code)
+        done = self.run_command(block.code)
         if done.returncode != 0:
             pytest.fail(
                 f"{block.where}: this block exited {done.returncode}:\n{done.stdout}",
                 pytrace=False,
             )
 
-    def write_file(self, block: Block) -> None:
+    def write_file(self, block: Block) -> Path:
+        """Write a file block where the session is; a repository file is compared, not written."""
         assert block.title is not None
-        target = self.work / block.title
+        target = self.shell.cwd / block.title
+        real = target.resolve()
+        if real.is_relative_to(ROOT) and not real.is_relative_to(self.work.resolve()):
+            # A title in a linked folder shows a file of the repository as it is: never
+            # written through the link, compared instead.
+            if not real.is_file():
+                pytest.fail(f"{block.where}: {block.title} is not in the repository", pytrace=False)
+            actual = real.read_text(encoding="utf-8")
+            if actual != block.code:
+                diff = difflib.unified_diff(
+                    block.code.splitlines(), actual.splitlines(), "page", "repository", lineterm=""
+                )
+                pytest.fail(
+                    f"{block.where}: the page shows {block.title} otherwise than the repository"
+                    " holds it (a block titled with a path in a linked folder shows that file"
+                    " exactly):\n" + "\n".join(diff),
+                    pytrace=False,
+                )
+            return target
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(block.code, encoding="utf-8")
+        return target
 
 
 def _check_shows_something(block: Block, shown: str) -> None:
@@ -166,10 +206,10 @@ def _commands(block: Block) -> list[tuple[str, str]]:
     return [(command, "\n".join(shown)) for command, shown in out]
 
 
-def _run_page(path: Path, work: Path) -> int:
+def _run_page(path: Path, tmp: Path) -> int:
     blocks = read_blocks(path)
-    page = Page(path, work)
-    test_files: list[str] = []
+    page = Page(path, tmp / "work", tmp / "runner")
+    test_files: list[Path] = []
     ran = 0
     try:
         for block in blocks:
@@ -182,9 +222,9 @@ def _run_page(path: Path, work: Path) -> int:
             if block.skip is not None:
                 continue
             if block.title is not None:
-                page.write_file(block)
+                written = page.write_file(block)
                 if re.fullmatch(r"(.*/)?test_[^/]*\.py", block.title):
-                    test_files.append(block.title)
+                    test_files.append(written)
                 continue
             if block.language in ("python", "pycon"):
                 page.run_python(block)
@@ -201,13 +241,13 @@ def _run_page(path: Path, work: Path) -> int:
                 continue
             ran += 1
         unrun = [
-            name
-            for name in test_files
-            if not any("pytest" in c and Path(name).name in c for c in page.ran_commands)
+            str(file)
+            for file in test_files
+            if not any("pytest" in c and file.name in c for c in page.ran_commands)
         ]
         if unrun:
-            command = "python -m pytest -q -p no:cacheprovider " + " ".join(unrun)
-            done = page.run_command(blocks[0], command)
+            command = "python -m pytest -q -p no:cacheprovider " + " ".join(map(shlex.quote, unrun))
+            done = page.run_command(command)
             if done.returncode != 0:
                 pytest.fail(
                     f"{path}: the page's test files {unrun} do not pass:\n{done.stdout}",
@@ -224,7 +264,8 @@ def test_page_examples_run_and_print_what_they_show(path: Path, tmp_path: Path) 
     _run_page(path, tmp_path)
 
 
-#: Blocks kept from running (each needs an API key, a server or a new virtual environment).
+#: Blocks kept from running: each needs an API key, a real server, Chromium, a new virtual
+#: environment or a download, or starts a server that prints nothing to wait for.
 MAX_SKIPPED = 12
 
 

@@ -43,9 +43,10 @@ plain-text reply.
 
 ``refused_url()`` returns a URL on which nothing listens (a port bound, then closed).
 
-Out of process (benchmarks, manual runs): ``python tests/fakes/openai_server.py --latency 0.2``
-prints the base URL and serves until killed; ``GET /_fake/stats`` returns
-``{"calls": n, "max_in_flight": m}`` and ``POST /_fake/reset?latency=0.2`` resets it.
+Out of process (benchmarks, manual runs, the docs): ``python tests/fakes/openai_server.py
+--latency 0.2`` prints the base URL (``--url-file PATH`` also writes it to a file) and serves
+until killed; ``GET /_fake/stats`` returns ``{"calls": n, "max_in_flight": m}`` and
+``POST /_fake/reset?latency=0.2`` resets it.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -590,9 +592,15 @@ def main(argv: list[str] | None = None) -> None:
 
     parser = argparse.ArgumentParser(description="Fake OpenAI/Azure chat-completions server.")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each reply")
+    parser.add_argument("--url-file", help="also write the base URL to this file (before printing)")
     args = parser.parse_args(argv)
     fake = FakeLLM().start()
     fake.latency = args.latency
+    if args.url_file:
+        # Written whole before the URL is printed: whoever saw the URL can read the file.
+        partial = Path(f"{args.url_file}.partial")
+        partial.write_text(fake.base_url + "\n", encoding="utf-8")
+        partial.replace(args.url_file)
     print(fake.base_url, flush=True)
     try:
         threading.Event().wait()

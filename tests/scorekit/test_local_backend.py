@@ -172,14 +172,26 @@ def test_backend_identity_and_flags(judge: LocalBackend) -> None:
 
 def test_a_negation_counts_only_where_it_denies_the_statement() -> None:
     from scorekit.local._lexicon import features
-    from scorekit.local._support import conflicts, passages
+    from scorekit.local._units import check_units
 
-    text = "Lopes would be keen to stay with the club if he is not sure of playing time."
-    window = passages(text)[0]
-    assert (
-        conflicts(features("Lopes would be keen to stay with the club"), window)["negation"] == 1.0
+    def conflicts(statement: str, text: str) -> dict[str, str]:
+        p = features(text)
+        return check_units(features(statement), p, (p,), p.content, p.numbers, p.words,
+                           None, None).conflicts  # fmt: skip
+
+    stay = "Lopes would be keen to stay with the club"
+    assert "polarity" not in conflicts(
+        stay, "Lopes would be keen to stay with the club if he is not sure of playing time."
     )
-    denied = passages("Lopes would not be keen to stay with the club.")[0]
-    assert (
-        conflicts(features("Lopes would be keen to stay with the club"), denied)["negation"] < 0.5
+    assert "polarity" in conflicts(stay, "Lopes would not be keen to stay with the club.")
+
+
+def test_explained_answers_name_the_unit_that_failed(judge: LocalBackend) -> None:
+    qs = judge.make_questions("John will present the budget. The budget grew by 21 percent.")
+    (name, why_name), (number, why_number) = judge.explain_answers(
+        "Maria will present the budget. The budget grew by 12 percent.", qs
     )
+    assert name < 0.5 and why_name == "'John' is not in the text; it names Maria"
+    assert number < 0.5 and why_number == "'21%' is not in the text; it says 12%"
+    text = "Maria will present the budget. The budget grew by 12 percent."
+    assert judge.answer_questions(text, qs) == [name, number]

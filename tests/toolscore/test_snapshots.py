@@ -406,6 +406,17 @@ def test_default_store_is_the_working_directory(
     assert (tmp_path / ".toolscore" / "snapshots").is_dir()
 
 
+def test_the_warning_is_a_user_warning_outside_pytest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The docs promise a UserWarning: a script's warning filters for UserWarning must apply.
+    monkeypatch.chdir(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        with pytest.raises(UserWarning, match=r"snapshot 'here' created with 2 call\(s\)"):
+            snapshot_check("here", CALLS)
+
+
 def test_top_level_names() -> None:
     import toolscore
     import toolscore.snapshots as module

@@ -4,7 +4,15 @@ Two kinds of request: questions and answers (texts), and equivalence verdicts (t
 arguments).
 """
 
-from scorekit.judges._backend import Backend, Reply, Usage, backend_identity, backend_name
+from scorekit.judges._backend import (
+    Answers,
+    Backend,
+    Reply,
+    Usage,
+    backend_identity,
+    backend_name,
+    reasons_of,
+)
 from scorekit.judges._equivalence import EquivalenceItem, Verdict
 from scorekit.judges._errors import (
     CacheMissError,
@@ -31,6 +39,7 @@ __all__ = [
     "MAXIMAL_RETRY_ON_ERROR",
     "OPTIONS",
     "OPTIONS_BY_NAME",
+    "Answers",
     "Backend",
     "CacheMissError",
     "EquivalenceItem",
@@ -51,6 +60,7 @@ __all__ = [
     "Verdict",
     "backend_identity",
     "backend_name",
+    "reasons_of",
     "resolve_settings",
     "run_sync",
 ]

@@ -3,6 +3,11 @@
 A backend writes yes/no questions from a text and answers questions from a text with one
 support number in ``[0, 1]`` per question. Methods may be plain or ``async``.
 
+A backend may also offer ``explain_answers(text, questions)``, returning ``(support, reason)``
+per question: the judge layer then keeps each answer's reason (a sentence naming what was
+missing or contradicted, or None) beside the number (:class:`Answers`). The local judge does;
+LLM judges give no reasons.
+
 Built-in backends may also expose ``cache_identity()``: a JSON-serialisable mapping that names
 everything their replies depend on (provider, endpoint or deployment, model, prompt version,
 sampling settings). A backend with an identity is cached by the judge layer; one without
@@ -19,7 +24,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -70,3 +75,30 @@ class Reply:
 
     value: Any
     usage: Usage | None = None
+
+
+class Answers(list[float]):
+    """Support numbers that carry, beside each, the judge's reason (None where it gave none).
+
+    A plain ``list[float]`` everywhere one is expected; ``reasons`` has one entry per answer.
+
+    Example:
+        >>> a = Answers([0.0, 1.0], ["'John' is not in the text; it names Maria", None])
+        >>> a == [0.0, 1.0], a.reasons[0]
+        (True, "'John' is not in the text; it names Maria")
+    """
+
+    def __init__(self, values: Iterable[float], reasons: Sequence[str | None] | None = None):
+        super().__init__(values)
+        self.reasons: list[str | None] = (
+            list(reasons)
+            if reasons is not None and len(reasons) == len(self)
+            else [None] * len(self)
+        )
+
+
+def reasons_of(answers: Sequence[float]) -> list[str | None]:
+    """The reason of each answer (all None for answers without reasons)."""
+    if isinstance(answers, Answers):
+        return list(answers.reasons)
+    return [None] * len(answers)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from scorekit._shorten import shorten
-from scorekit.judges._backend import Backend, Reply, backend_identity, backend_name
+from scorekit.judges._backend import Answers, Backend, Reply, backend_identity, backend_name
 from scorekit.judges._equivalence import (
     EQUIVALENCE_PROMPT_VERSION,
     EquivalenceItem,
@@ -78,6 +78,17 @@ def _where(exc: BaseException) -> str:
         return text
     code = tb.tb_frame.f_code
     return f"{text} ({Path(code.co_filename).name}:{tb.tb_lineno}, in {code.co_name})"
+
+
+def _explained(pairs: object) -> Answers:
+    """``(support, reason)`` pairs of ``explain_answers`` as :class:`Answers`."""
+    if not isinstance(pairs, (list, tuple)) or not all(
+        isinstance(p, (list, tuple)) and len(p) == 2 for p in pairs
+    ):
+        raise InvalidReplyError(
+            f"the judge's explain_answers returned {pairs!r}; expected (support, reason) pairs"
+        )
+    return Answers([p[0] for p in pairs], [p[1] if isinstance(p[1], str) else None for p in pairs])
 
 
 def _consume(future: asyncio.Future[Any]) -> None:
@@ -155,7 +166,11 @@ class Judge:
         run: tuple[int, int] = (0, 0),
         retry: bool = True,
     ) -> list[float]:
-        """Support numbers for ``questions`` read from ``text``, for run ``(q_run, a_run)``."""
+        """Support numbers for ``questions`` read from ``text``, for run ``(q_run, a_run)``.
+
+        A backend with ``explain_answers`` gives :class:`~scorekit.judges.Answers`: the same
+        numbers with each one's reason (``reasons_of`` reads them; a cached reply has none).
+        """
         result: list[float] = await self._reply("answers", text, list(questions), run, retry)
         return result
 
@@ -286,14 +301,21 @@ class Judge:
     async def _with_retries(
         self, kind: str, text: str, questions: list[str] | None, retry: bool
     ) -> Any:
+        explain = getattr(self.backend, "explain_answers", None)
+
         async def invoke() -> Any:
             if kind == "questions":
                 return await _call(self.backend.make_questions, text)
+            if explain is not None:
+                return _explained(await _call(explain, text, questions))
             return await _call(self.backend.answer_questions, text, questions)
 
-        return await self._retrying(
-            kind, invoke, lambda raw: self._validate(kind, raw, questions), retry
-        )
+        def validate(raw: Any) -> Any:
+            if isinstance(raw, Answers):  # keep the reasons beside the checked numbers
+                return Answers(self._validate(kind, list(raw), questions), raw.reasons)
+            return self._validate(kind, raw, questions)
+
+        return await self._retrying(kind, invoke, validate, retry)
 
     async def _retrying(
         self,

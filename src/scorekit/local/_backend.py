@@ -8,7 +8,8 @@ from collections import OrderedDict
 
 from scorekit.local._model import Encoder, load_encoder
 from scorekit.local._statements import question_for, statement_of, statements
-from scorekit.local._support import support
+from scorekit.local._support import match
+from scorekit.local._verdict import verdicts
 
 __all__ = ["LocalBackend"]
 
@@ -72,12 +73,17 @@ class LocalBackend:
 
     def answer_questions(self, text: str, questions: list[str]) -> list[float]:
         """Support in ``[0, 1]`` of each question's statement by ``text`` (4 decimals)."""
+        return [value for value, _ in self.explain_answers(text, questions)]
+
+    def explain_answers(self, text: str, questions: list[str]) -> list[tuple[float, str | None]]:
+        """``(support, reason)`` per question: the reason names the unit that was missing or
+        contradicted when the support is low (None when it is high)."""
         with self._lock:
             found = [self._asked.get(q) for q in questions]
         statements_ = [
             f if f is not None else statement_of(q) for f, q in zip(found, questions, strict=True)
         ]
-        return support(self._encoder, text, statements_)
+        return verdicts(match(self._encoder, text, statements_))
 
     def __repr__(self) -> str:
         return f"LocalBackend(model={str(self._encoder.path)!r})"

@@ -14,6 +14,8 @@ from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 
+from scorekit.local._words import HEDGES, PRIVATIVES, QUANTIFIERS
+
 #: The model's tokenizer (the encoder loads it; its vocabulary tells names from words).
 TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
 
@@ -23,6 +25,21 @@ def _wordset(words: str) -> frozenset[str]:
 
 
 _POSSESSIVE = re.compile(r"(?<=[A-Za-z\u00C0-\u024F])'s\b|(?<=s)'(?=\s|$)")
+#: "$4 million" reads "4 million dollar"; "12 per cent" reads "12%".
+_CURRENCY = re.compile(
+    r"([$€£¥])\s?(\d[\d.,]*(?:\s?(?:million|billion|thousand|bn|m|k)\b)?)", re.IGNORECASE
+)
+_DOTTED = re.compile(r"\b(?:[A-Z]\.){2,}")
+_CURRENCY_WORDS = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
+_PERCENT = re.compile(r"\s?(?:per ?cent|pct)\b", re.IGNORECASE)
+#: Durations in words, as numbers ("an hour and a half" is 1.5 hours).
+_SPELLED_DURATIONS = [
+    (re.compile(r"\b(?:an?|one) (hour|day|week|minute|year) and a half\b", re.I), r"1.5 \1s"),
+    (re.compile(r"\bhalf an? (hour|day|minute)\b", re.I), r"0.5 \1"),
+    (re.compile(r"\ba quarter of an hour\b", re.I), "15 minutes"),
+]
+#: "no longer" and "not anymore" deny like "not".
+_NO_LONGER = re.compile(r"\b(no|not) (?:longer|anymore|any more)\b", re.IGNORECASE)
 _TOKEN = re.compile(
     r"\d+(?:[.,:]\d+)*(?:[a-zA-Z°%]+)?|[A-Za-z\u00C0-\u024F]+(?:[-'][A-Za-z\u00C0-\u024F]+)*"
 )
@@ -50,16 +67,18 @@ _UNITS = {
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "twice": 2, "once": 1,
+    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "twice": 2,
 }  # fmt: skip
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "k": 1000,
            "m": 10**6, "bn": 10**9}  # fmt: skip
+
+_QUANTIFIER_WORDS = frozenset(QUANTIFIERS)
 
 #: Words after a negation that it may deny.
 _SCOPE = 4
 
 #: Names regardless of case (news text is often lower-cased).
-_CALENDAR = _wordset(
+CALENDAR = _wordset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april"
     " june july august september october november december"
 )
@@ -88,13 +107,34 @@ def stem(word: str) -> str:
     return w
 
 
+def number_value(token: str) -> str | None:
+    """The value of one written number ("8", "4.1", "twice", "three"), else None.
+
+    Example:
+        >>> number_value("twice"), number_value("21,000"), number_value("budget")
+        ('2', '21000', None)
+    """
+    if token[:1].isdigit():
+        return _number(token)
+    if token in _UNITS:
+        return str(_UNITS[token])
+    value = _unit_stems().get(token)  # a stemmed number word ("twic", "thre")
+    return None if value is None else str(value)
+
+
+@lru_cache(maxsize=1)
+def _unit_stems() -> dict[str, int]:
+    return {stem(word): value for word, value in _UNITS.items()}
+
+
 def _number(raw: str) -> str | None:
     digits = re.match(r"\d+(?:[.,:]\d+)*", raw)
     if digits is None:
         return None
     text = digits.group(0)
     if ":" in text:
-        return ":".join(str(int(p)) for p in text.split(":") if p.isdigit())
+        head, *rest = [p for p in text.split(":") if p.isdigit()]
+        return ":".join([str(int(head)), *(f"{int(p):02d}" for p in rest)])
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+", text):
         text = text.replace(",", "")
     text = text.replace(",", ".")
@@ -127,8 +167,13 @@ class Features:
         numbers: normalised number values (``21,000`` and ``twenty-one thousand`` agree).
         names: lower-cased proper names, acronyms and calendar words.
         quantities: ``(value, unit)`` of each number; the unit is what it counts or ``""``.
-        negation_scopes: for each negation word, the content stems of the words after it.
+        negation_scopes: for each negation word, the stem of the content word it denies.
         surface: the content words as written (lower-cased), one per stem.
+        maybe_names: lower-cased capitalised words at a sentence start that are also English
+            words ("Maria", "Paris", but also "Prices"): names unless the text says otherwise.
+        hedges: stems of the content words a hedge ("may", "likely", "plans") bears on.
+        quantifiers: the quantifier classes used (``all``, ``most``, ``half``, ``some``, ``none``).
+        privatives: stems of verbs of ending or lacking ("dropped", "failed").
     """
 
     words: frozenset[str]
@@ -139,6 +184,10 @@ class Features:
     quantities: frozenset[tuple[str, str]] = frozenset()
     negation_scopes: tuple[frozenset[str], ...] = ()
     surface: tuple[tuple[str, str], ...] = ()
+    maybe_names: frozenset[str] = frozenset()
+    hedges: frozenset[str] = frozenset()
+    quantifiers: frozenset[str] = frozenset()
+    privatives: frozenset[str] = frozenset()
 
     @property
     def negated(self) -> int:
@@ -228,6 +277,10 @@ _DURATION_SECONDS: dict[str, int] = {
 }
 
 
+#: Stems of the duration unit words.
+DURATION_STEMS = frozenset(_DURATION_SECONDS)
+
+
 def _sentence_starts(text: str) -> set[int]:
     return {0} | {m.end() for m in re.finditer(r"[.!?:;]\s+[\"'“‘(]?|\n\s*", text)}
 
@@ -240,49 +293,58 @@ def features(text: str) -> Features:
         >>> sorted(f.numbers), sorted(f.names), f.negated
         (['1987'], ['november'], 1)
     """
-    vocab = vocabulary()
-    text = text.replace("’", "'")
-    # A possessive names the same thing: "France's capital" states a fact about France.
-    text = _POSSESSIVE.sub("", text)
+    vocabulary()
+    text = normalise(text)
     matches = list(_TOKEN.finditer(text))
     tokens = [m.group(0) for m in matches]
     starts = _sentence_starts(text)
     names: set[str] = set()
-    for m in matches:
+    maybe: set[str] = set()
+    lowered = {m.group(0) for m in matches if m.group(0)[0].islower()}
+    for i, m in enumerate(matches):
         tok = m.group(0)
         low = tok.lower()
         letters = [c for c in tok if c.isalpha()]
-        if low in _CALENDAR:
-            names.add(low)
+        if low in CALENDAR or (low == "may" and _is_month(tokens, i, m.start() in starts)):
+            names.add(low)  # "in May" is the month; "it may rain" is a hedge
         elif len(letters) >= 2 and all(c.isupper() for c in letters):
             names.add(low)  # an acronym: PDF, HTTP, EU
-        elif (
-            tok[0].isupper()
-            and low not in STOPWORDS
-            # A capital at a sentence start proves nothing, unless the word is no English word.
-            and (m.start() not in starts or low.split("-")[0] not in vocab)
-        ):
-            names.add(low)
+        elif len(letters) < 2:
+            continue  # an initial or a list letter names nothing on its own
+        elif tok[0].isupper() and low not in STOPWORDS and low not in NEGATIONS:
+            # A capital at a sentence start proves little, unless the word is no English word.
+            if m.start() not in starts:
+                names.add(low)
+            elif (
+                low not in lowered
+                and low not in _QUANTIFIER_WORDS
+                and _next_word(tokens, i) not in _NOT_AFTER_NAME
+            ):
+                # "Maria will ...", "Paris is ...", not an instruction ("Leave the ...").
+                maybe.add(low)
     lows = [t.lower() for t in tokens]
     parts = [p for t in lows for p in t.split("-") if p]
     sequence = tuple(stem(p) for p in parts)
     surface: dict[str, str] = {}
     for p in parts:
-        if p not in STOPWORDS and p not in NEGATIONS and p.isalnum():
+        # Number words are checked as numbers ("two weeks" states what "2 weeks" does).
+        if p not in STOPWORDS and p not in NEGATIONS and p.isalnum() and p not in _UNITS:
             surface.setdefault(stem(p), p)
     content = frozenset(surface)
     as_written: set[str] = set()
     quantities = _quantities(tokens, as_written)
     # One scope per negation word (``negated`` counts them).
+    # The head a negation or a hedge bears on is the first content word after it ("was not
+    # approved" -> approv); "risk-free" denies its first part.
     scopes = tuple(
-        frozenset(
-            stem(p)
-            for t in lows[i + 1 : i + 1 + _SCOPE]
-            for p in t.split("-")
-            if p and p not in STOPWORDS and p not in NEGATIONS
+        _head(lows, i) for i, t in enumerate(lows) if t in NEGATIONS or t.endswith("n't")
+    ) + tuple(frozenset({stem(t[:-5])}) for t in lows if t.endswith("-free") and len(t) > 5)
+    hedge_heads = frozenset().union(
+        *(
+            _head(lows, i)
+            for i, t in enumerate(lows)
+            if t in HEDGES and not (t == "may" and t in names)
         )
-        for i, t in enumerate(lows)
-        if t in NEGATIONS or t.endswith("n't")
     )
     return Features(
         words=frozenset(lows) | frozenset(parts),
@@ -293,4 +355,60 @@ def features(text: str) -> Features:
         names=frozenset(names),
         negation_scopes=scopes,
         surface=tuple(sorted(surface.items())),
+        maybe_names=frozenset(maybe - names),
+        hedges=hedge_heads,
+        quantifiers=frozenset(QUANTIFIERS[w] for w in parts if w in QUANTIFIERS),
+        privatives=frozenset(stem(w) for w in parts if w in PRIVATIVES),
     )
+
+
+#: Words that follow a verb rather than a name: after them a capitalised first word is an
+#: instruction ("Leave the chickpeas ..."), not a name.
+_NOT_AFTER_NAME = _wordset(
+    "a an the this that these those them it its your my our their his her to of in on for"
+    " with at by from up out off into over me us him you"
+)
+
+
+#: Words before "may" that make it the month ("in may", "since May", "early May").
+_BEFORE_MONTH = _wordset("in of since until till from by early late mid last next this during")
+
+
+def _is_month(tokens: list[str], i: int, at_start: bool) -> bool:
+    before = tokens[i - 1].lower() if i > 0 else ""
+    after = _next_word(tokens, i)
+    if tokens[i] == "May" and not at_start:
+        return True
+    return before in _BEFORE_MONTH or (bool(after) and after[0].isdigit())
+
+
+def _next_word(tokens: list[str], i: int) -> str:
+    return tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+
+
+def _head(lows: list[str], i: int) -> frozenset[str]:
+    """The stem of the first content word after position ``i`` (empty if none is near)."""
+    for t in lows[i + 1 : i + 1 + _SCOPE]:
+        for p in t.split("-"):
+            if p and p not in STOPWORDS and p not in NEGATIONS and p not in HEDGES:
+                return frozenset({stem(p)})
+    return frozenset()
+
+
+def normalise(text: str) -> str:
+    """The text as the checks read it: one apostrophe, no possessive ``'s``, currencies and
+    percentages written one way, "no longer" as "not".
+
+    Example:
+        >>> normalise("France's budget grew by $4 million, or 12 per cent; it is no longer low.")
+        'France budget grew by 4 million dollar, or 12%; it is not low.'
+    """
+    text = text.replace("’", "'")
+    # A possessive names the same thing: "France's capital" states a fact about France.
+    text = _POSSESSIVE.sub("", text)
+    text = _DOTTED.sub(lambda m: m.group(0).replace(".", ""), text)  # U.K. -> UK
+    text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORDS[m.group(1)]}", text)
+    text = _PERCENT.sub("%", text)
+    for pattern, replacement in _SPELLED_DURATIONS:
+        text = pattern.sub(replacement, text)
+    return _NO_LONGER.sub(lambda m: "not" if m.group(1).islower() else "Not", text)

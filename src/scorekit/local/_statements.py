@@ -10,8 +10,10 @@ import re
 
 __all__ = [
     "clauses",
+    "focus",
     "question_for",
     "sentences",
+    "split_detail",
     "statement_of",
     "statements",
 ]
@@ -174,21 +176,121 @@ def clauses(sentence: str) -> list[str]:
     return [p for p in result if any(ch.isalnum() for ch in p)]
 
 
+#: Where a trailing detail starts: a relative clause after a comma, or a phrase of time,
+#: cause or cost ("after a ten-year legal battle", "costing 4 million euros").
+_DETAIL = re.compile(
+    r",\s+(?:which|who|whom|whose|where)\s+"
+    r"|,?\s+(?:after|before|following|despite|because|since|amid|during|until|costing"
+    r"|including|thanks to|due to|as part of|in a bid to|making it|bringing)\s+",
+    re.IGNORECASE,
+)
+#: Words that measure the time before "before"/"after" ("an hour before", "shortly after").
+_MEASURED_BEFORE = frozenset(
+    [
+        "hour",
+        "hours",
+        "minute",
+        "minutes",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "month",
+        "months",
+        "year",
+        "years",
+        "second",
+        "seconds",
+        "shortly",
+        "just",
+        "long",
+        "soon",
+        "right",
+        "immediately",
+        "moments",
+        "decades",
+    ]
+)
+#: A verb of the main clause after the phrase: the phrase sits inside the subject.
+_FINITE = re.compile(r"\b(?:is|are|was|were|has been|have been|had been|will be)\b", re.I)
+#: Words a main clause needs before a detail is split from it.
+_MIN_MAIN_WORDS = 3
+_MIN_DETAIL_WORDS = 2
+
+
+def split_detail(statement: str) -> tuple[str, str] | None:
+    """``(main clause, trailing detail)`` of a statement, or None when it has no detail.
+
+    A relative clause between commas is taken out of the middle ("Maria, who joined in 2019,
+    will present ..."): the main clause is the sentence without it.
+
+    Example:
+        >>> split_detail("The board approved the budget, which grew by 12 percent")
+        ('The board approved the budget', 'which grew by 12 percent')
+        >>> split_detail("The museum reopened in May after a renovation")
+        ('The museum reopened in May', 'after a renovation')
+    """
+    for match in _DETAIL.finditer(statement):
+        main = statement[: match.start()].strip(" ,")
+        last = main.rsplit(None, 1)[-1].lower() if main else ""
+        if last in _MEASURED_BEFORE or last[:1].isdigit():
+            continue  # "closes an hour before the museum": a measure of time, not a detail
+        if _words(main) < _MIN_MAIN_WORDS and not match.group(0).startswith(","):
+            continue
+        detail = statement[match.start() :].strip(" ,")
+        rest = ""
+        if match.group(0).startswith(",") and detail.lower().startswith(
+            ("which", "who", "whom", "whose", "where")
+        ):
+            inner, sep, after = detail.partition(", ")
+            if sep and _words(after) >= 2:
+                detail, rest = inner, after
+        if not main or _words(detail) < _MIN_DETAIL_WORDS:
+            continue
+        if not match.group(0).startswith(",") and _FINITE.search(detail):
+            continue  # "A bug that duplicated tags after an import is fixed": no detail
+        if _words(main) + _words(rest) < _MIN_MAIN_WORDS:
+            continue
+        return (f"{main} {rest}".strip() if rest else main), detail
+    return None
+
+
+def focus(statement: str) -> str:
+    """The part of a statement its question asks about: its trailing detail if it has one.
+
+    A sentence with a detail gives two statements: the main clause, and the whole sentence
+    whose question is about the detail (so a wrong detail costs one statement, not two).
+
+    Example:
+        >>> focus("The museum reopened in May after a two-year renovation")
+        'after a two-year renovation'
+        >>> focus("The museum reopened in May")
+        'The museum reopened in May'
+    """
+    split = split_detail(statement)
+    return statement if split is None else split[1]
+
+
 def statements(text: str) -> list[str]:
-    """The statements of ``text``: its clauses, in order, duplicates removed.
+    """The statements of ``text``: its clauses, in order, duplicates removed; a clause with a
+    trailing detail gives its main clause and, as a statement of its own, the whole clause.
 
     Example:
         >>> statements("Bikes ride free. Tickets are sold at the harbour, and dogs pay 2 euros.")
         ['Bikes ride free', 'Tickets are sold at the harbour', 'dogs pay 2 euros']
+        >>> statements("The museum reopened in May after a renovation.")
+        ['The museum reopened in May', 'The museum reopened in May after a renovation']
     """
     seen: set[str] = set()
     out: list[str] = []
     for sentence in sentences(text):
         for clause in clauses(sentence):
-            key = clause.lower()
-            if key not in seen:
-                seen.add(key)
-                out.append(clause)
+            split = split_detail(clause)
+            for piece in [split[0], clause] if split is not None else [clause]:
+                key = piece.lower()
+                if key not in seen:
+                    seen.add(key)
+                    out.append(piece)
     return out
 
 

@@ -1,24 +1,19 @@
-"""How far a text supports a statement: semantic match, lexical evidence, conflict checks.
+"""How far a text supports each statement: the passage it is matched to, and its signals.
 
 The text is cut into passages (sentences, their clauses and comma pieces, and pairs of
 adjacent sentences, so a fact told over two sentences is found). For every statement the
-candidate passages are the closest by meaning and the ones sharing the most content words; each
-candidate gets the evidence
-
-    z = cosine + LEX_WEIGHT * content-word overlap + BIGRAM_WEIGHT * word-pair overlap
-
-(content words weighted by inverse sentence frequency, a synonym counting in part), mapped to
-[0, 1] by a steep logistic with a small linear share (``_calibrate``). A passage that states a
-different number, a different name or the opposite polarity gives no support. The statement's
-support is the best among the passages nearly as close as the closest one (``decide``), so a
-contradiction is not outvoted by a merely related passage.
+candidate passages are the closest by meaning and the ones sharing the most content words; the
+statement is matched to the candidate with the most evidence (meaning, words and word pairs),
+and its units are checked there (``_units``). The signals of that match (:data:`SIGNALS`) go to
+the learned model (``_verdict``), which turns them into a probability that the text states
+the statement.
 """
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -26,33 +21,51 @@ import numpy as np
 
 from scorekit.local._lexicon import Features, features
 from scorekit.local._model import Encoder, FloatArray
-from scorekit.local._statements import clauses, sentences
+from scorekit.local._statements import clauses, focus, sentences
+from scorekit.local._units import UnitCheck, check_units
 
-# Tuned on ../shared/data by a small grid search (benchmarks/bench_local_judge.py prints the
-# figures); no held-out set, so treat the figures as fitted, not as a generalisation estimate.
-LEX_WEIGHT = 0.45
-BIGRAM_WEIGHT = 0.10
-MIDPOINT = 0.77
-STEEPNESS = 32.0
-#: Share of the support that grows linearly with the evidence (see ``_calibrate``).
-TAIL = 0.01
-#: Share of support kept when a passage contradicts the statement: a contradiction is no support.
-NUMBER_KEEP = 0.0
-NAME_KEEP = 0.0
-NEGATION_KEEP = 0.0
-#: Content-word overlap from which a polarity flip counts as a contradiction (full at 1.0).
-NEGATION_OVERLAP = 0.7
-#: Word closeness (cosine of word vectors) from which a synonym starts to count, and counts fully.
-WORD_LOW = 0.45
-WORD_HIGH = 0.80
+#: How much of the statement its passage holds (more is never less support).
+SUPPORT_SIGNALS = (
+    "cosine",
+    "credit",
+    "text_credit",
+    "weakest",
+    "bigram",
+    "trigram",
+    "exact",
+    "margin",
+)
+#: Units contradicted or found nowhere (each one vetoes part of the support).
+CONFLICT_SIGNALS = (
+    "name_conflict",
+    "number_conflict",
+    "polarity_conflict",
+    "opposite_conflict",
+    "modality_conflict",
+    "relation_conflict",
+    "swap_conflict",
+    "missing_name",
+    "missing_number",
+)
+#: The signals of one statement, in the order the model's weights use.
+SIGNALS = SUPPORT_SIGNALS + CONFLICT_SIGNALS
+#: Conflict kinds -> the signal they raise (a quantifier change counts as modality).
+_CONFLICT_SIGNAL = {
+    "name": "name_conflict",
+    "number": "number_conflict",
+    "polarity": "polarity_conflict",
+    "opposite": "opposite_conflict",
+    "modality": "modality_conflict",
+    "quantifier": "modality_conflict",
+    "relation": "relation_conflict",
+    "swap": "swap_conflict",
+}
 #: Closeness of meaning (cosine) a passage needs before synonyms in it count.
 SYNONYM_MIN_COSINE = 0.40
-#: Weigh content words by inverse sentence frequency in the answering text.
-IDF = True
-#: Passages whose support before the checks is this close to the best one's take part.
-DECISION_MARGIN = 0.10
 #: Candidate passages per statement, by meaning and by shared words.
 TOP_K = 6
+#: Candidates (closest first) whose neighbouring sentences are tried as a pair.
+PAIR_AROUND = 3
 #: Passages embedded at a time (bounds memory on long texts).
 CHUNK = 256
 _MIN_PIECE_WORDS = 3
@@ -68,6 +81,15 @@ class Passage:
     parts: tuple[Features, ...]
     #: Index of the (first) sentence the window comes from.
     sentence: int = 0
+
+
+@dataclass(frozen=True)
+class Match:
+    """A statement matched to its passage: the signals and the unit checks behind them."""
+
+    signals: tuple[float, ...]
+    check: UnitCheck
+    passage: str
 
 
 @lru_cache(maxsize=16384)
@@ -104,87 +126,6 @@ def pair(sents: Sequence[str], i: int) -> Passage:
     return Passage(text, _features(text), (_features(sents[i]), _features(sents[i + 1])), i)
 
 
-def _overlap(a: frozenset[object], b: frozenset[object]) -> float:
-    return len(a & b) / len(a) if a else 0.0
-
-
-def _logistic(z: float) -> float:
-    return 1.0 / (1.0 + math.exp(-STEEPNESS * (z - MIDPOINT)))
-
-
-def _calibrate(z: float) -> float:
-    """Evidence ``z`` to support: a steep logistic for the yes/no decision, plus a gentle
-    linear share (``TAIL``) so that among well-supported statements more evidence still
-    ranks higher instead of every one rounding to 1.0."""
-    top = 1.0 + LEX_WEIGHT + BIGRAM_WEIGHT
-    gentle = min(1.0, max(0.0, (z - MIDPOINT) / (top - MIDPOINT)))
-    return (1.0 - TAIL) * _logistic(z) + TAIL * gentle
-
-
-def conflicts(statement: Features, passage: Passage) -> dict[str, float]:
-    """Contradiction checks: the share of support each check keeps (1.0: no conflict).
-
-    Example:
-        >>> p = passages("The wall fell in 1989.")[0]
-        >>> conflicts(features("The wall fell in 1987."), p)["number"] < 1
-        True
-    """
-    out = {"number": 1.0, "name": 1.0, "negation": 1.0}
-    w = passage.feats
-    missing = [(v, u) for v, u in statement.quantities if v not in w.numbers]
-    extra = [(v, u) for v, u in w.quantities if v not in statement.numbers]
-    # Only numbers of the same kind contradict: "3.1%" does not contradict "six withdrawals".
-    if any(not a or not b or a == b for _, a in missing for _, b in extra):
-        out["number"] = NUMBER_KEEP
-    missing_names = {n for n in statement.names if n not in w.words}
-    extra_names = {n for n in w.names if n not in statement.words}
-    if missing_names and extra_names:
-        out["name"] = NAME_KEEP
-    best = max(passage.parts, key=lambda p: _overlap(statement.content, p.content))
-    shared = statement.content & best.content
-    # A negation counts only when it denies words both sides share ("is not refunded" vs
-    # "is refunded"), not a clause of its own ("... if he is not sure").
-    theirs = sum(1 for scope in best.negation_scopes if scope & shared)
-    ours = sum(1 for scope in statement.negation_scopes if scope & shared)
-    if theirs % 2 != ours % 2:
-        overlap = _overlap(statement.content, best.content)
-        if overlap >= NEGATION_OVERLAP:
-            strength = min(1.0, (overlap - NEGATION_OVERLAP) / (1.0 - NEGATION_OVERLAP) + 0.5)
-            out["negation"] = 1.0 - strength * (1.0 - NEGATION_KEEP)
-    return out
-
-
-def _soft_overlap(
-    statement: Features,
-    passage: Features,
-    vectors: Mapping[str, FloatArray] | None,
-    weights: Mapping[str, float] | None = None,
-) -> float:
-    """Weighted share of the statement's content words the passage holds.
-
-    A word the passage lacks earns the closeness of its nearest passage word (word vectors of
-    the same model), ramped from ``WORD_LOW`` (nothing) to ``WORD_HIGH`` (a full match).
-    Numbers match only exactly. ``weights`` (inverse sentence frequency in the answering text)
-    make the topic words every sentence repeats count less than the specific ones.
-    """
-    if not statement.surface:
-        return 0.0
-    w = [1.0 if weights is None else weights.get(st, 1.0) for st, _ in statement.surface]
-    exact = [st in passage.content for st, _ in statement.surface]
-    others = [word for _, word in passage.surface if word.isalpha()]
-    pmat = None
-    if vectors is not None and others and not all(exact):
-        pmat = np.stack([vectors[o] for o in others])
-    total = 0.0
-    for weight, hit, (_, word) in zip(w, exact, statement.surface, strict=True):
-        if hit:
-            total += weight
-        elif pmat is not None and vectors is not None and word.isalpha():
-            best = float((pmat @ vectors[word]).max())
-            total += weight * min(1.0, max(0.0, (best - WORD_LOW) / (WORD_HIGH - WORD_LOW)))
-    return total / sum(w)
-
-
 def word_weights(sents: Sequence[str], others: Sequence[Features] = ()) -> dict[str, float]:
     """Inverse sentence frequency of each content word of a text's sentences: ``ln(1 + N / df)``.
 
@@ -203,37 +144,20 @@ def word_weights(sents: Sequence[str], others: Sequence[Features] = ()) -> dict[
     return out
 
 
-def score_pair(
-    statement: Features,
-    cosine: float,
-    passage: Passage,
-    vectors: Mapping[str, FloatArray] | None = None,
-    weights: Mapping[str, float] | None = None,
-) -> tuple[float, float]:
-    """Support of one statement by one passage: ``(before, after)`` the conflict checks."""
-    uni = _soft_overlap(statement, passage.feats, vectors, weights if IDF else None)
-    bi = _overlap(statement.bigrams, passage.feats.bigrams)
-    z = cosine + LEX_WEIGHT * uni + BIGRAM_WEIGHT * bi
-    if statement.sequence and passage.feats.sequence == statement.sequence:
-        raw = 1.0  # the passage is the statement, word for word
-    else:
-        raw = _calibrate(z)
-    value = raw
-    for keep in conflicts(statement, passage).values():
-        value *= keep
-    return raw, value
-
-
-def decide(scored: Sequence[tuple[float, float]]) -> float:
-    """The support of a statement from its candidates' ``(before, after)`` conflict scores.
-
-    Only passages nearly as close as the closest one speak for the statement, so a passage
-    that contradicts it cannot be outvoted by a weaker, merely related passage.
-    """
-    if not scored:
+def _gram_share(stmt: Features, passage: Features, n: int) -> float:
+    """Share of the statement's word n-grams (function words included) the passage holds."""
+    size = min(n, len(stmt.sequence))
+    if size == 0:
         return 0.0
-    top = max(raw for raw, _ in scored)
-    return max(value for raw, value in scored if raw >= top - DECISION_MARGIN)
+    grams = {stmt.sequence[i : i + size] for i in range(len(stmt.sequence) - size + 1)}
+    seq = passage.sequence
+    theirs = {seq[i : i + size] for i in range(len(seq) - size + 1)}
+    return len(grams & theirs) / len(grams)
+
+
+def _contains(seq: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    n = len(part)
+    return n > 0 and any(seq[i : i + n] == part for i in range(len(seq) - n + 1))
 
 
 def _candidates_by_words(stmt: Features, index: dict[str, list[int]], k: int) -> list[int]:
@@ -244,23 +168,19 @@ def _candidates_by_words(stmt: Features, index: dict[str, list[int]], k: int) ->
     return [pid for pid, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:k]]
 
 
-def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[float]:
-    """Support in [0, 1] of each statement by ``text``, rounded to 4 decimals.
+def _candidates(
+    encoder: Encoder,
+    sents: list[str],
+    windows: list[Passage],
+    stmt_feats: list[Features],
+    svec: FloatArray,
+) -> list[dict[int, float]]:
+    """Candidate passages of each statement with their cosine (``windows`` grows by the pairs).
 
     Memory stays bounded on long texts: passages are embedded ``CHUNK`` at a time and only the
     ``TOP_K`` closest per statement are kept.
     """
-    if not statements:
-        return []
-    sents = sentences(text)
-    windows = _windows(sents)
-    if not windows:
-        return [0.0 for _ in statements]
-    stmt_feats = [_features(s) for s in statements]
-    # Embedded as the sentence it was taken from reads, so its vector is shared with the
-    # passage of the same words (one model run less per sentence).
-    svec = encoder.embed([s if s[-1:] in ".!?" else f"{s}." for s in statements])
-    n = len(statements)
+    n = len(stmt_feats)
     k = min(TOP_K, len(windows))
     best_cos = np.full((n, k), -2.0, dtype=np.float32)
     best_idx = np.zeros((n, k), dtype=np.int64)
@@ -281,22 +201,23 @@ def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[floa
         for word in p.feats.content:
             index[word].append(pid)
     candidates: list[dict[int, float]] = []
-    extras: list[list[int]] = []
     for i, stmt in enumerate(stmt_feats):
         cands = {int(best_idx[i, j]): float(best_cos[i, j]) for j in range(k)}
-        extras.append([pid for pid in _candidates_by_words(stmt, index, k) if pid not in cands])
-        candidates.append(cands)
-    # Vectors of these passages were computed above (the encoder remembers recent ones).
-    for i, extra in enumerate(extras):
+        extra = [pid for pid in _candidates_by_words(stmt, index, k) if pid not in cands]
         if extra:
+            # Vectors of these passages were computed above (the encoder remembers them).
             evec = encoder.embed([windows[pid].text for pid in extra])
             for pid, cos in zip(extra, (evec @ svec[i]).tolist(), strict=True):
-                candidates[i][pid] = float(cos)
+                cands[pid] = float(cos)
+        candidates.append(cands)
     # A fact told over two sentences: the pairs around each statement's candidates.
     pair_ids: dict[int, int] = {}
     wanted: list[list[int]] = []
     for cands in candidates:
-        firsts = {windows[pid].sentence + d for pid in cands for d in (-1, 0)}
+        # Around the closest few only: pairs are long to embed, and a fact told over two
+        # sentences is close to at least one of them.
+        near = sorted(cands, key=lambda pid: (-cands[pid], pid))[:PAIR_AROUND]
+        firsts = {windows[pid].sentence + d for pid in near for d in (-1, 0)}
         wanted.append(sorted(j for j in firsts if 0 <= j < len(sents) - 1))
     for j in sorted({j for js in wanted for j in js}):
         pair_ids[j] = len(windows)
@@ -310,31 +231,108 @@ def support(encoder: Encoder, text: str, statements: Sequence[str]) -> list[floa
             for j in js:
                 if j in pvec:
                     candidates[i][pair_ids[j]] = float(pvec[j] @ svec[i])
+    return candidates
+
+
+def match(encoder: Encoder, text: str, statements: Sequence[str]) -> list[Match | None]:
+    """Match each statement to its passage of ``text`` and check its units there.
+
+    None for a statement when the text has no passage at all.
+    """
+    if not statements:
+        return []
+    sents = sentences(text)
+    windows = _windows(sents)
+    if not windows:
+        return [None for _ in statements]
+    full_feats = [_features(s) for s in statements]
+    stmt_feats = [_features(focus(s)) for s in statements]
+    # Embedded as the sentence it was taken from reads, so its vector is shared with the
+    # passage of the same words (one model run less per sentence).
+    svec = encoder.embed([s if s[-1:] in ".!?" else f"{s}." for s in statements])
+    candidates = _candidates(encoder, sents, windows, full_feats, svec)
     # Synonyms count only in passages already close in meaning (and only those need word
     # vectors, the costly part on long texts).
-    live = [
-        [(pid, round(cos, 4)) for pid, cos in sorted(cands.items()) if cos >= SYNONYM_MIN_COSINE]
-        for cands in candidates
-    ]
     needed: set[str] = set()
-    for stmt, pairs in zip(stmt_feats, live, strict=True):
-        for pid, _ in pairs:
-            lacking = {w for st, w in stmt.surface if st not in windows[pid].feats.content}
+    for stmt, cands in zip(stmt_feats, candidates, strict=True):
+        for pid, cos in cands.items():
+            if cos < SYNONYM_MIN_COSINE:
+                continue
+            feats = windows[pid].feats
+            lacking = {w for st, w in stmt.surface if st not in feats.content}
+            lacking |= {n for n in stmt.maybe_names if n not in feats.words}
             if lacking:  # only words the passage lacks look for a synonym
                 needed |= lacking
-                needed |= {w for _, w in windows[pid].feats.surface}
-    words = sorted(needed)
-    words = [w for w in words if w.isalpha()]
-    vectors = dict(zip(words, encoder.embed(words), strict=True)) if WORD_HIGH > WORD_LOW else None
+                needed |= {w for _, w in feats.surface} | feats.maybe_names | feats.names
+    words = sorted(w for w in needed if w.isalpha())
+    vectors = dict(zip(words, encoder.embed(words), strict=True))
     weights = word_weights(sents, stmt_feats)
-    out: list[float] = []
-    for stmt, cands, pairs in zip(stmt_feats, candidates, live, strict=True):
-        alive = {pid for pid, _ in pairs}
-        scored = [
-            score_pair(
-                stmt, round(cos, 4), windows[pid], vectors if pid in alive else None, weights
+    whole = [_features(s) for s in sents]
+    text_stems = frozenset().union(*(f.content for f in whole))
+    text_numbers = frozenset().union(*(f.numbers for f in whole))
+    text_words = frozenset().union(*(f.words for f in whole))
+    out: list[Match | None] = []
+    for stmt, full, cands in zip(stmt_feats, full_feats, candidates, strict=True):
+        best: tuple[float, int, Match] | None = None
+        for pid, cos in sorted(cands.items()):
+            cos = round(cos, 4)
+            p = windows[pid]
+            check = check_units(
+                stmt,
+                p.feats,
+                p.parts,
+                text_stems,
+                text_numbers,
+                text_words,
+                vectors if cos >= SYNONYM_MIN_COSINE else None,
+                weights,
+                full,
             )
-            for pid, cos in sorted(cands.items())
-        ]
-        out.append(round(min(1.0, max(0.0, decide(scored))), 4))
+            grams = (_gram_share(stmt, p.feats, 2), _gram_share(stmt, p.feats, 3))
+            # 1: the passage is the statement, word for word; 0.5: it contains it.
+            if p.feats.sequence == full.sequence or p.parts[0].sequence == full.sequence:
+                exact = 1.0
+            else:
+                exact = 0.5 if _contains(p.feats.sequence, full.sequence) else 0.0
+            evidence = cos + 0.5 * check.credit + 0.5 * grams[0] + exact
+            if best is None or evidence > best[0] + 1e-9:
+                best = (evidence, pid, Match(_signals(cos, check, grams, exact), check, p.text))
+        assert best is not None
+        out.append(_with_margin(best[2], windows, best[1], cands))
     return out
+
+
+def _with_margin(found: Match, windows: list[Passage], pid: int, cands: dict[int, float]) -> Match:
+    """Add the margin: how much closer the matched passage is than the closest passage that
+    shares no sentence with it (a fact stated once stands out; a topic does not)."""
+    mine = _sentences_of(windows[pid])
+    others = [cos for other, cos in cands.items() if not (_sentences_of(windows[other]) & mine)]
+    cos = found.signals[SIGNALS.index("cosine")]
+    margin = max(0.0, cos - max(others)) if others else cos
+    values = list(found.signals)
+    values[SIGNALS.index("margin")] = round(margin, 4)
+    return Match(tuple(values), found.check, found.passage)
+
+
+def _sentences_of(p: Passage) -> set[int]:
+    return {p.sentence, p.sentence + 1} if len(p.parts) > 1 else {p.sentence}
+
+
+def _signals(
+    cos: float, check: UnitCheck, grams: tuple[float, float], exact: float
+) -> tuple[float, ...]:
+    values = dict.fromkeys(SIGNALS, 0.0)
+    values.update(
+        cosine=cos,
+        credit=check.credit,
+        text_credit=check.text_credit,
+        weakest=check.weakest,
+        bigram=grams[0],
+        trigram=grams[1],
+        exact=exact,
+        missing_name=float(min(2, check.missing_names)),
+        missing_number=float(min(2, check.missing_numbers)),
+    )
+    for kind in check.conflicts:
+        values[_CONFLICT_SIGNAL[kind]] = 1.0
+    return tuple(round(values[name], 4) for name in SIGNALS)

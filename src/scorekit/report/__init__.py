@@ -10,6 +10,11 @@ from scorekit.report._rows import Evidence, RunScore, TextScoreRow, ToolScoreRow
 
 if TYPE_CHECKING:
     from scorekit.report._csv_report import render_csv
+    from scorekit.report._dataset_report import (
+        render_dataset_html,
+        render_dataset_markdown,
+        render_dataset_text,
+    )
     from scorekit.report._document import report_document
     from scorekit.report._summary import Section, summary_sections
     from scorekit.report._totals import JudgeTotals, judge_totals
@@ -19,6 +24,7 @@ if TYPE_CHECKING:
         render_json,
         report_format,
         write_csv,
+        write_dataset_report,
         write_html,
         write_json,
         write_markdown,
@@ -45,6 +51,10 @@ _LAZY = {
     "write_json": "_write",
     "write_markdown": "_write",
     "write_report": "_write",
+    "write_dataset_report": "_write",
+    "render_dataset_html": "_dataset_report",
+    "render_dataset_markdown": "_dataset_report",
+    "render_dataset_text": "_dataset_report",
 }
 
 __all__ = [
@@ -61,12 +71,16 @@ __all__ = [
     "judge_totals",
     "recording",
     "render_csv",
+    "render_dataset_html",
+    "render_dataset_markdown",
+    "render_dataset_text",
     "render_json",
     "report_document",
     "report_format",
     "row_from_dict",
     "summary_sections",
     "write_csv",
+    "write_dataset_report",
     "write_html",
     "write_json",
     "write_markdown",

@@ -26,14 +26,15 @@ from scorekit.report._totals import judge_totals, outcome_counts, split_rows
 SCHEMA = "llm-scorekit-report/1"
 
 
-def _finite(value: Any) -> Any:
-    # JSON has no NaN/Infinity; a non-finite number becomes null rather than invalid JSON.
+def finite(value: Any) -> Any:
+    """``value`` with every NaN or infinity replaced by None: JSON has neither, and null
+    keeps the document valid."""
     if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
-        return {str(k): _finite(v) for k, v in value.items()}
+        return {str(k): finite(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_finite(v) for v in value]
+        return [finite(v) for v in value]
     return value
 
 
@@ -63,5 +64,5 @@ def report_document(
         "texts": [rounded_scores(r.to_dict()) for r in texts],
         "tools": [r.to_dict() for r in tools],
     }
-    result: dict[str, Any] = _finite(doc)
+    result: dict[str, Any] = finite(doc)
     return result

@@ -59,6 +59,9 @@ background:var(--ok)}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:.3rem 0}
 dl.facts dt{color:var(--mut)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 svg.chart{width:100%;max-width:520px;height:auto;display:block;margin:.4rem 0}
+.grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(320px,1fr));gap:10px}
+figure.plot{border:1px solid var(--line);border-radius:8px;padding:8px 10px;margin:0}
+figure.plot figcaption{font-weight:600}
 details{margin:.3rem 0}summary{cursor:pointer;min-height:32px;padding:4px 0}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:var(--card);padding:8px;
 border-radius:6px;margin:.2rem 0;max-height:24rem;overflow:auto}
@@ -367,19 +370,32 @@ def render_html(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:
         sections.append('<p class="muted">No scored assertions in this run.</p>')
     total = len(texts) + len(tools)
     judge = _e(totals.line()) if totals is not None and texts else ""
+    header = (
+        f'<div class="cards">{"".join(cards)}</div>'
+        f'<p class="muted">{judge}</p>'
+        '<div class="controls"><label><input type="checkbox" id="only-failures">'
+        "Only failures and errors</label>"
+        f'<span id="shown" class="muted">{total} of {total} shown</span></div>'
+    )
+    return page_html("LLM score report", header, "".join(sections), script=True)
+
+
+def page_html(
+    title: str, header: str, main: str, *, script: bool = False, schema: str = SCHEMA
+) -> str:
+    """One self-contained report page: the shared style, a Content-Security-Policy that loads
+    nothing from outside, ``header`` under the title, ``main`` below it. ``script`` adds the
+    row filter's script (the only one the policy lets run)."""
+    scripts = f"script-src 'sha256-{_JS_HASH}'" if script else "script-src 'none'"
     return (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        f"style-src 'unsafe-inline'; script-src 'sha256-{_JS_HASH}'; img-src data:\">"
-        f"<title>LLM score report</title><style>{_CSS}</style></head>"
-        '<body data-filter-ready="0"><header><h1>LLM score report</h1>'
-        f'<p class="muted">{_e(created_stamp())} · {_e(SCHEMA)}</p>'
-        f'<div class="cards">{"".join(cards)}</div>'
-        f'<p class="muted">{judge}</p>'
-        '<div class="controls"><label><input type="checkbox" id="only-failures">'
-        "Only failures and errors</label>"
-        f'<span id="shown" class="muted">{total} of {total} shown</span></div></header>'
-        f"<main>{''.join(sections)}</main><script>{_JS}</script></body></html>\n"
+        f"style-src 'unsafe-inline'; {scripts}; img-src data:\">"
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head>"
+        f'<body data-filter-ready="0"><header><h1>{_e(title)}</h1>'
+        f'<p class="muted">{_e(created_stamp())} · {_e(schema)}</p>'
+        f"{header}</header>"
+        f"<main>{main}</main>{f'<script>{_JS}</script>' if script else ''}</body></html>\n"
     )

@@ -21,8 +21,8 @@ class Evidence:
         question: the question text.
         answer: the support number in [0, 1].
         run: ``[question_run, answer_run]``.
-        reason: why the judge answered so (``'John' not in the text; it names Maria``), when
-            the judge says.
+        reason: why the answer is low, when the judge says (the local judge names the unit
+            that was missing or contradicted); None otherwise.
     """
 
     side: str

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.report._csv_report import render_csv
-from scorekit.report._document import report_document
+from scorekit.report._dataset_report import render_dataset_html, render_dataset_markdown
+from scorekit.report._document import finite, report_document
 from scorekit.report._html_report import render_html
 from scorekit.report._markdown_report import render_markdown
 from scorekit.report._rows import Row
@@ -168,6 +169,43 @@ def write_report(
     if key == "csv":
         return write_csv(rows, stats, path, secrets=secrets)
     raise ValueError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.")
+
+
+def write_dataset_report(
+    doc: Mapping[str, Any],
+    path: str | os.PathLike[str],
+    fmt: str,
+    *,
+    secrets: Iterable[str | None] = (),
+) -> Path:
+    """Write the report of a dataset run (``DatasetSummary.to_dict()``) as ``json``, ``html``
+    (one offline page, charts as inline SVG) or ``md``.
+
+    Raises:
+        ValueError: ``fmt`` is not one of the formats.
+        ReportError: the file cannot be written.
+
+    Example:
+        >>> import tempfile, os
+        >>> doc = {"schema": "llm-scorekit-dataset/1", "source": "d.jsonl", "rows": 0,
+        ...        "scored": 0, "errors": 0, "seconds": 0.0, "rows_per_second": 0.0,
+        ...        "engine": "local", "workers": 1}
+        >>> p = write_dataset_report(doc, os.path.join(tempfile.mkdtemp(), "r.md"), "md")
+        >>> p.read_text().startswith("# Dataset score report")
+        True
+    """
+    key = fmt.lower().strip()
+    if key == "markdown":
+        key = "md"
+    if key == "json":
+        text = json.dumps(finite(doc), indent=2, ensure_ascii=False) + "\n"
+    elif key == "html":
+        text = render_dataset_html(doc)
+    elif key == "md":
+        text = render_dataset_markdown(doc)
+    else:
+        raise ValueError(f"fmt must be one of json, html, md; got {fmt!r}.")
+    return write_text(path, text, secrets)
 
 
 def report_format(report: str | None, output: str | os.PathLike[str] | None) -> str | None:

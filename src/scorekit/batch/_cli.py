@@ -1,0 +1,216 @@
+"""The options and the run of an ``eval-dataset`` command, shared by ``toolscore`` and
+``texts-score`` (each adds its own column and judge options).
+
+Exit codes: 0 scored (and the mean meets ``--min-mean``); 1 the mean is below ``--min-mean``;
+2 bad input (a missing source, an unknown format, a column no row has, more bad rows than
+``--max-errors``); 3 the judge failed (texts); 130 interrupted (what was written is kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from scorekit.batch._errors import DatasetError, JudgeOutageError
+from scorekit.batch._summary import DatasetSummary
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_BELOW",
+    "EXIT_INTERRUPTED",
+    "EXIT_JUDGE_FAILED",
+    "EXIT_OK",
+    "add_dataset_arguments",
+    "dataset_options",
+    "run_dataset_command",
+]
+
+EXIT_OK = 0
+EXIT_BELOW = 1
+EXIT_BAD_INPUT = 2
+EXIT_JUDGE_FAILED = 3
+EXIT_INTERRUPTED = 130
+REPORT_FORMATS = ("html", "json", "md")
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text}")
+        return value
+
+    return parse
+
+
+def _unit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text}")
+    return value
+
+
+def add_dataset_arguments(parser: argparse.ArgumentParser, main_score: str) -> None:
+    """Add SOURCE and the options every ``eval-dataset`` command has."""
+    parser.add_argument(
+        "source",
+        nargs="+",
+        metavar="SOURCE",
+        help="JSON lines (.jsonl, optionally .gz/.bz2/.xz) or Parquet files, folders of them,"
+        " or object-store URIs (s3://..., gs://...)",
+    )
+    parser.add_argument(
+        "--id-column",
+        default="id",
+        metavar="NAME",
+        help="column holding each row's id (default: id; '' numbers rows by position)",
+    )
+    run = parser.add_argument_group("run")
+    run.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local: worker processes on this machine (default); ray: Ray Data (needs"
+        " llm-scorekit[ray])",
+    )
+    run.add_argument("--workers", type=_count(1), metavar="N", help="worker processes")
+    run.add_argument("--batch-size", type=_count(1), metavar="N", help="rows per batch")
+    run.add_argument(
+        "-o",
+        "--output",
+        metavar="RESULTS",
+        help="per-row results: .parquet (needs llm-scorekit[parquet]) or .jsonl",
+    )
+    run.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip the ids RESULTS already holds (also after a run was killed)",
+    )
+    run.add_argument(
+        "--max-errors",
+        type=_count(0),
+        metavar="N",
+        help="stop once more than N rows could not be scored (exit 2)",
+    )
+    run.add_argument(
+        "--min-mean",
+        type=_unit,
+        metavar="X",
+        help=f"exit 1 when the mean {main_score} is below X",
+    )
+    run.add_argument("--no-progress", action="store_true", help="no progress bar or progress lines")
+    out = parser.add_argument_group("report")
+    out.add_argument(
+        "--report",
+        choices=REPORT_FORMATS,
+        help="also write a report: html (charts of every score), json or md",
+    )
+    out.add_argument(
+        "--report-path",
+        metavar="PATH",
+        help="where --report writes (default: next to RESULTS as <name>.report.<format>,"
+        " else dataset-report.<format>)",
+    )
+    out.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def dataset_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of ``evaluate_dataset`` that every face shares."""
+    sources = list(args.source)
+    return {
+        "source": sources[0] if len(sources) == 1 else sources,
+        "id": args.id_column or None,
+        "engine": args.engine,
+        "workers": args.workers,
+        "output": args.output,
+        "resume": args.resume,
+        "max_errors": args.max_errors,
+        "batch_size": args.batch_size,
+        "progress": False if args.no_progress else None,
+    }
+
+
+def _report_path(args: argparse.Namespace) -> Path:
+    if args.report_path:
+        return Path(args.report_path)
+    if args.output:
+        out = Path(args.output)
+        return out.with_name(f"{out.stem}.report.{args.report}")
+    return Path(f"dataset-report.{args.report}")
+
+
+def _fail(prog: str, err: IO[str], code: int, message: str) -> int:
+    err.write(f"{prog}: error: {' '.join(str(message).split())}\n")
+    return code
+
+
+def run_dataset_command(
+    args: argparse.Namespace,
+    evaluate: Callable[[], DatasetSummary],
+    *,
+    prog: str,
+    out: IO[str],
+    judge_errors: tuple[type[BaseException], ...] = (),
+    secrets: Iterable[str | None] = (),
+) -> int:
+    """Run ``evaluate``, print the summary, write the report, return the exit code."""
+    err = sys.stderr
+    if args.report_path and not args.report:
+        return _fail(prog, err, EXIT_BAD_INPUT, "--report-path needs --report html|json|md")
+    try:
+        summary = evaluate()
+    except KeyboardInterrupt:
+        kept = f" in {args.output}" if args.output else ""
+        err.write(
+            f"{prog}: interrupted; the rows scored so far are kept{kept}: rerun with --resume"
+            " to go on\n"
+        )
+        return EXIT_INTERRUPTED
+    except JudgeOutageError as exc:
+        return _fail(prog, err, EXIT_JUDGE_FAILED, str(exc))
+    except judge_errors as exc:
+        return _fail(prog, err, EXIT_JUDGE_FAILED, f"the judge failed: {exc}")
+    except (DatasetError, ValueError, TypeError) as exc:
+        return _fail(prog, err, EXIT_BAD_INPUT, str(exc))
+    except OSError as exc:
+        name = f"{os.fspath(exc.filename)}: " if exc.filename is not None else ""
+        return _fail(prog, err, EXIT_BAD_INPUT, f"{name}{exc.strerror or exc}")
+    doc = summary.to_dict()
+    if args.json:
+        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    else:
+        out.write(summary.render() + "\n")
+    if args.report:
+        from scorekit.report import ReportError, write_dataset_report
+
+        try:
+            path = write_dataset_report(doc, _report_path(args), args.report, secrets=secrets)
+        except ReportError as exc:
+            return _fail(prog, err, EXIT_BAD_INPUT, str(exc))
+        if not args.json:
+            out.write(f"{args.report} report written to {path}\n")
+    if summary.stopped:
+        return _fail(prog, err, EXIT_BAD_INPUT, f"stopped early: {summary.stopped}")
+    if args.min_mean is not None:
+        mean = summary.mean
+        main = summary.main_score
+        if mean is None or mean < args.min_mean:
+            shown = "no row was scored" if mean is None else f"mean {main} {mean:.3f}"
+            if not args.json:
+                out.write(f"FAIL: {shown} < min {args.min_mean:.2f}\n")
+            return EXIT_BELOW
+        if not args.json:
+            out.write(f"PASS: mean {main} {mean:.3f} >= min {args.min_mean:.2f}\n")
+    return EXIT_OK

@@ -1,0 +1,139 @@
+"""The ``local`` engine: read batches here, score them in worker processes (CPU-bound tasks)
+or on threads of this process (tasks that wait on a remote judge), results back in order.
+
+At most ``2 * workers + 1`` batches are in flight, so memory does not grow with the input.
+Workers are started with ``spawn`` (the same on every platform, and safe with the judge's
+background threads); they ignore Ctrl-C, which the driver handles for them.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from scorekit.batch._done import DoneIds
+from scorekit.batch._errors import DatasetError
+from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, score_batch
+
+__all__ = ["cpu_count", "local_results"]
+
+_task: BatchTask | None = None
+_done: DoneIds | None = None
+_failed: BaseException | None = None
+
+
+def cpu_count() -> int:
+    """CPUs this process may use (its affinity mask where the platform has one)."""
+    try:
+        return max(len(os.sched_getaffinity(0)), 1)
+    except AttributeError:  # pragma: no cover  # macOS, Windows
+        return max(os.cpu_count() or 1, 1)
+
+
+def _init_worker(task: BatchTask, done: DoneIds | None) -> None:
+    global _task, _done, _failed
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        task.prepare()
+    except Exception as exc:
+        # Raised from the first batch instead: an initializer that fails only breaks the
+        # pool, and the driver would see "a worker died" without the reason.
+        _failed = exc
+    _task, _done = task, done
+
+
+def _score_in_worker(batch: RowBatch) -> ResultBatch:
+    if _failed is not None:
+        raise _failed
+    assert _task is not None, "worker not initialised"
+    return score_batch(_task, batch, _done)
+
+
+def _ordered(
+    executor: Executor,
+    fn: Callable[[RowBatch], ResultBatch],
+    items: Iterable[RowBatch],
+    window: int,
+) -> Iterator[ResultBatch]:
+    pending: deque[Future[ResultBatch]] = deque()
+    try:
+        for item in items:
+            pending.append(executor.submit(fn, item))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        for fut in pending:
+            fut.cancel()
+
+
+def local_results(
+    batches: Iterable[RowBatch],
+    task: BatchTask,
+    *,
+    workers: int,
+    done: DoneIds | None,
+) -> Iterator[ResultBatch]:
+    """Score ``batches`` in order.
+
+    With ``workers > 1``, in that many worker processes. With one worker, in this process:
+    one batch after the other for a CPU-bound task, two at a time on threads for a task that
+    waits on a remote judge (the next batch's calls start while the last ones of this batch
+    are still out).
+
+    Raises:
+        DatasetError: the task cannot be sent to worker processes, or a worker process died
+            (killed, out of memory); what was written so far stays for ``resume``.
+    """
+    if workers <= 1 and task.processes:
+        task.prepare()
+        for batch in batches:
+            yield score_batch(task, batch, done)
+        return
+    executor: Executor
+    if workers > 1:
+        import multiprocessing
+
+        _check_pickles(task)
+        executor = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_init_worker,
+            initargs=(task, done),
+        )
+        fn: Callable[[RowBatch], ResultBatch] = _score_in_worker
+    else:
+        task.prepare()
+        executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scorekit-batch")
+
+        def fn(batch: RowBatch) -> ResultBatch:
+            return score_batch(task, batch, done)
+
+    try:
+        yield from _ordered(executor, fn, batches, 2 * max(workers, 2) + 1)
+    except BrokenProcessPool as exc:
+        raise DatasetError(
+            f"a worker process died ({exc}); the rows written so far are kept: rerun with"
+            " resume (--resume) to go on"
+        ) from None
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _check_pickles(task: BatchTask) -> None:
+    """Raise a clear error when the task (with its judge) cannot go to worker processes."""
+    import pickle
+
+    try:
+        pickle.dumps(task)
+    except Exception as exc:
+        raise DatasetError(
+            f"the task cannot be sent to worker processes ({exc}); use workers=1, or a judge"
+            " that can be pickled (a package.module:attr provider, or a class defined in an"
+            " importable module)"
+        ) from None

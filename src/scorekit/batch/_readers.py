@@ -1,0 +1,205 @@
+"""Reading a source in batches of rows, in order, with each batch's position in the source.
+
+JSON lines are split into undecoded lines (the per-batch function decodes them), compressed
+files are decompressed on the fly and progress counts the bytes read from disk; Parquet is read
+one record batch at a time, only the columns the task needs.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import lzma
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from scorekit.batch._errors import DatasetError
+from scorekit.batch._sources import Source, SourceFile, open_raw, parquet_file
+from scorekit.batch._task import RowBatch
+
+__all__ = ["check_columns", "read_batches", "split_lines"]
+
+_CHUNK = 1 << 20
+
+
+class _Counted:
+    """A raw byte stream that counts what was read (compressed bytes, for progress)."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.count = 0
+
+    def read(self, n: int = -1) -> bytes:
+        data: bytes = self.raw.read(n)
+        self.count += len(data)
+        return data
+
+    def readinto(self, buf: Any) -> int:
+        data = self.read(len(buf))
+        buf[: len(data)] = data
+        return len(data)
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def _decompress(raw: Any, compression: str | None) -> Any:
+    if compression == "gzip":
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if compression == "bz2":
+        return bz2.BZ2File(raw, mode="rb")
+    if compression == "xz":
+        return lzma.LZMAFile(raw, mode="rb")
+    return raw
+
+
+def _lines(file: SourceFile) -> Iterator[tuple[bytes, int]]:
+    """The non-blank lines of a JSON-lines file, each with the input bytes read since the
+    last one (compressed bytes for a compressed file)."""
+    counted = _Counted(open_raw(file))
+    stream = _decompress(counted, file.compression)
+
+    def read(n: int) -> bytes:
+        try:
+            data: bytes = stream.read(n)
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise DatasetError(f"{file.path}: cannot be read ({exc})") from None
+        return data
+
+    try:
+        seen = 0
+        for line in split_lines(read):
+            yield line, counted.count - seen
+            seen = counted.count
+    finally:
+        stream.close()
+        counted.close()
+
+
+def split_lines(read: Callable[[int], bytes]) -> Iterator[bytes]:
+    """The non-blank lines of a byte stream (without their newline), read in 1 MiB chunks.
+
+    Example:
+        >>> import io
+        >>> list(split_lines(io.BytesIO(b'{"a": 1}\\n\\n{"b": 2}').read))
+        [b'{"a": 1}', b'{"b": 2}']
+    """
+    rest = b""
+    while True:
+        chunk = read(_CHUNK)
+        if not chunk:
+            break
+        parts = (rest + chunk).split(b"\n")
+        rest = parts.pop()
+        for line in parts:
+            if line.strip():
+                yield line
+    if rest.strip():
+        yield rest
+
+
+def _json_array(file: SourceFile) -> list[Any] | None:
+    """The rows of a ``.json`` file holding one JSON array, or None for JSON lines."""
+    if file.compression is not None or not file.path.lower().endswith(".json"):
+        return None
+    raw = open_raw(file)
+    try:
+        head = raw.read(4096).lstrip()
+        if not head.startswith(b"["):
+            return None
+        data = head + raw.read()
+    finally:
+        raw.close()
+    try:
+        rows = json.loads(data)
+    except ValueError as exc:
+        raise DatasetError(f"{file.path}: not valid JSON ({exc})") from None
+    return rows if isinstance(rows, list) else None
+
+
+def check_columns(names: Sequence[str], wanted: Sequence[str], where: str) -> None:
+    """A columnar source must have every column the task reads.
+
+    Raises:
+        DatasetError: a column is missing (the message lists the ones there are).
+    """
+    missing = [w for w in wanted if w not in names]
+    if missing:
+        raise DatasetError(
+            f"{where} has no column {missing[0]!r} (columns: {', '.join(names) or 'none'});"
+            " name the right column (e.g. --id-column / --gold-column)"
+        )
+
+
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    chunk: list[Any] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) >= size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Iterator[RowBatch]:
+    """Read ``source`` in batches of up to ``batch_size`` rows, in order, with positions.
+
+    Args:
+        source: what to read (not a Ray dataset).
+        batch_size: rows per batch.
+        columns: the columns the task reads (a Parquet file must have them all).
+
+    Raises:
+        DatasetError: an input cannot be read, or a Parquet file lacks a column.
+    """
+    position = 0
+    if source.dataset is not None:
+        raise DatasetError("a Ray dataset can only be scored with engine='ray'")
+    if source.table is not None:
+        check_columns(source.table.schema.names, columns, source.label)
+        for rb in source.table.to_batches(max_chunksize=batch_size):
+            if rb.num_rows:
+                yield RowBatch(table=rb, start=position)
+                position += rb.num_rows
+        return
+    if source.records is not None:
+        for chunk in _chunks(source.records, batch_size):
+            yield RowBatch(records=chunk, start=position)
+            position += len(chunk)
+        return
+    for file in source.files:
+        if file.format == "parquet":
+            pf = parquet_file(file)
+            check_columns(pf.schema_arrow.names, columns, file.path)
+            try:
+                for rb in pf.iter_batches(batch_size=batch_size, columns=list(columns)):
+                    yield RowBatch(table=rb, start=position)
+                    position += rb.num_rows
+            except DatasetError:
+                raise
+            except Exception as exc:
+                raise DatasetError(f"{file.path}: cannot be read ({exc})") from None
+            continue
+        array = _json_array(file)
+        if array is not None:
+            for chunk in _chunks(array, batch_size):
+                yield RowBatch(records=chunk, start=position)
+                position += len(chunk)
+            continue
+        lines: list[bytes] = []
+        nbytes = 0
+        for line, size in _lines(file):
+            lines.append(line)
+            nbytes += size
+            if len(lines) >= batch_size:
+                yield RowBatch(lines=lines, start=position, nbytes=nbytes)
+                position += len(lines)
+                lines, nbytes = [], 0
+        if lines:
+            yield RowBatch(lines=lines, start=position, nbytes=nbytes)
+            position += len(lines)

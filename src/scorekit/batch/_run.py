@@ -1,0 +1,272 @@
+"""The driver of a dataset run: one loop for every engine.
+
+The engine hands back result batches in source order; the driver numbers the rows, writes them,
+folds them into the summary, reports progress and decides when to stop (``max_errors``, a judge
+that keeps failing, Ctrl-C). On every way out the output keeps what was written, so a resumed
+run goes on from there.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import Any, TextIO
+
+from scorekit.batch._done import DoneIds
+from scorekit.batch._errors import DatasetError, JudgeOutageError
+from scorekit.batch._progress import make_progress
+from scorekit.batch._readers import read_batches
+from scorekit.batch._sinks import open_sink
+from scorekit.batch._sources import Source, resolve_source
+from scorekit.batch._summary import DatasetSummary, Summarizer
+from scorekit.batch._task import ERROR_KIND, ID, ROW, BatchTask, ResultBatch
+
+__all__ = ["ENGINES", "run_dataset"]
+
+ENGINES = ("local", "ray")
+#: Judge errors on this many rows in a row stop the run (the judge is down, not one row bad).
+JUDGE_OUTAGE_ROWS = 25
+
+
+def _positive(name: str, value: Any, allow_zero: bool = False) -> int | None:
+    if value is None:
+        return None
+    low = 0 if allow_zero else 1
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{name} must be a whole number >= {low} or None; got {value!r}")
+    return value
+
+
+def resolve_workers(task: BatchTask, engine: str, workers: int | None) -> int:
+    """The worker count a run uses: ``workers``, else the machine's (or cluster's) CPUs for a
+    CPU-bound task, else 1 (one process keeps many judge calls in flight)."""
+    if workers is not None:
+        return workers
+    if engine == "ray":
+        from scorekit.batch._ray import ray_workers
+
+        return ray_workers(None)
+    if not task.processes:
+        return 1
+    from scorekit.batch._local import cpu_count
+
+    return cpu_count()
+
+
+#: Inputs below this many bytes of JSON lines are scored in the calling process.
+SMALL_INPUT_BYTES = 256 * 1024
+
+
+def _small(source: Source, batch_size: int) -> bool:
+    """One batch of rows, or a small file: not worth starting worker processes for."""
+    total_bytes = source.total_bytes()
+    if total_bytes is not None:
+        return total_bytes < SMALL_INPUT_BYTES
+    if source.files and any(f.format == "jsonl" for f in source.files):
+        return False  # compressed or of unknown size
+    rows = source.total_rows()
+    return rows is not None and rows <= batch_size
+
+
+def _label(source: Any, resolved: Source) -> str:
+    if isinstance(source, (str, os.PathLike)):
+        return os.fspath(source)
+    return resolved.label
+
+
+def _check_first_batch(result: ResultBatch, task: BatchTask) -> None:
+    """Rows that all miss the same column mean the column name is wrong: stop at once."""
+    kinds = result.columns[ERROR_KIND]
+    if len(kinds) < 2 or any(k != "missing_column" for k in kinds):
+        return
+    messages = {m.split(";")[0] for m in result.columns["error"]}
+    if len(messages) == 1:
+        raise DatasetError(
+            f"none of the first {len(kinds)} rows can be read: {next(iter(messages))};"
+            " check the column names (e.g. --id-column, --gold-column)"
+        )
+
+
+def run_dataset(
+    source: Any,
+    task: BatchTask,
+    *,
+    engine: str = "local",
+    workers: int | None = None,
+    output: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    max_errors: int | None = None,
+    batch_size: int | None = None,
+    progress: bool | None = None,
+    progress_stream: TextIO | None = None,
+    progress_interval: float = 10.0,
+    judge_info: dict[str, Any] | None = None,
+) -> DatasetSummary:
+    """Score every row of ``source`` with ``task``; write per-row results; return a summary.
+
+    Args:
+        source: a path or URI (JSON lines or Parquet; a folder of them), a list of paths,
+            rows (an iterable of mappings), a ``pyarrow.Table``, or (``engine="ray"``) a
+            ``ray.data.Dataset``.
+        task: the face's row scorer.
+        engine: ``local`` (worker processes on this machine) or ``ray`` (Ray Data).
+        workers: worker processes (local) or Ray actors; default: the CPUs for a CPU-bound
+            task (1 for an input of one batch or under 256 KB), 1 for a task that waits on a
+            remote judge.
+        output: the per-row results file, ``.parquet`` or ``.jsonl``; None writes none.
+        resume: skip the rows ``output`` already holds (also after a kill mid-write).
+        max_errors: stop once more rows than this could not be scored; None never stops.
+        batch_size: rows per batch (default: the task's).
+        progress: None or True: a bar on a terminal, a line every ``progress_interval``
+            seconds elsewhere; False: silent.
+        progress_stream: where progress goes (default: stderr).
+        progress_interval: seconds between plain progress lines.
+        judge_info: ``judge`` and ``model`` names for the summary's judge line.
+
+    Returns:
+        The :class:`DatasetSummary`.
+
+    Raises:
+        DatasetError: bad arguments or input for the run as a whole (the message says which).
+        JudgeOutageError: the judge failed on many rows in a row (the run is resumable).
+    """
+    if engine not in ENGINES:
+        raise DatasetError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
+    _positive("workers", workers)
+    _positive("max_errors", max_errors, allow_zero=True)
+    _positive("batch_size", batch_size)
+    if resume and output is None:
+        raise DatasetError("resume needs output: the results file of the run to resume")
+    resolved = resolve_source(source)
+    label = _label(source, resolved)
+    size = batch_size or task.batch_size
+    n_workers = resolve_workers(task, engine, workers)
+    if workers is None and engine == "local" and _small(resolved, size):
+        n_workers = 1  # starting worker processes would take longer than the scoring
+    task = task.for_workers(n_workers)
+
+    sink = open_sink(output, task.fields, resume) if output is not None else None
+    done: DoneIds = sink.done if sink is not None else DoneIds()
+    summarizer = Summarizer(task.fields, task.main_score)
+    if sink is not None and resume:
+        for columns in sink.previous():
+            summarizer.add(columns, resumed=True)
+
+    total_bytes = resolved.total_bytes()
+    total_rows = None if total_bytes is not None else resolved.total_rows()
+    reporter = make_progress(
+        progress,
+        label,
+        total_bytes if total_bytes is not None else total_rows,
+        "bytes" if total_bytes is not None else "rows",
+        stream=progress_stream,
+        interval=progress_interval,
+    )
+
+    started = time.monotonic()
+    stopped: str | None = None
+    results: Iterator[ResultBatch]
+    if engine == "ray":
+        from scorekit.batch._ray import ray_results
+
+        results = ray_results(resolved, task, workers=n_workers, batch_size=size, done=done)
+    else:
+        from scorekit.batch._local import local_results
+
+        wanted = [*task.columns, *([task.id_column] if task.id_column else [])]
+        results = local_results(
+            read_batches(resolved, size, wanted), task, workers=n_workers, done=done
+        )
+
+    position = 0
+    judge_failures = 0
+    first = True
+    try:
+        for result in results:
+            rows = [position + i for i in result.index]
+            position += result.consumed
+            columns = result.columns
+            if done.positions.size:
+                # Id-less rows of a resumed run that an engine could not skip by position.
+                seen = done.done_positions(rows)
+                keep = [j for j, key in enumerate(columns[ID]) if key is not None or not seen[j]]
+                if len(keep) < len(rows):
+                    result.skipped += len(rows) - len(keep)
+                    columns = {k: [v[j] for j in keep] for k, v in columns.items()}
+                    rows = [rows[j] for j in keep]
+            columns = {ID: columns[ID], ROW: rows, **{k: v for k, v in columns.items() if k != ID}}
+            if first:
+                first = False
+                _check_first_batch(result, task)
+            if sink is not None and rows:
+                sink.write(columns)
+            before = summarizer.errors
+            summarizer.add(columns)
+            summarizer.add_stats(result.stats)
+            new_errors = summarizer.errors - before
+            reporter.update(
+                rows=len(rows), errors=new_errors, skipped=result.skipped, nbytes=result.nbytes
+            )
+            for kind in columns[ERROR_KIND]:
+                judge_failures = judge_failures + 1 if kind == "judge_error" else 0
+                if judge_failures >= JUDGE_OUTAGE_ROWS:
+                    raise JudgeOutageError(
+                        f"the judge failed on {JUDGE_OUTAGE_ROWS} rows in a row; the last"
+                        f" error: {_last_error(columns)}. Nothing more is scored; the rows"
+                        " written so far are kept: rerun with resume (--resume) when the"
+                        " judge is back"
+                    )
+            if (
+                max_errors is not None
+                and summarizer.errors - summarizer.resumed_errors > max_errors
+            ):
+                stopped = (
+                    f"more than {max_errors} rows could not be scored (--max-errors);"
+                    " the rows written so far are kept"
+                )
+                break
+    finally:
+        close_results = getattr(results, "close", None)
+        if close_results is not None:
+            close_results()
+        reporter.close()
+        if sink is not None:
+            _finish(sink)
+    stats = dict(summarizer.stats)
+    judge = None
+    if judge_info is not None:
+        judge = {**stats, **judge_info}
+    return summarizer.finish(
+        source=label,
+        output=os.fspath(output) if output is not None else None,
+        engine=engine,
+        workers=n_workers,
+        seconds=time.monotonic() - started,
+        judge=_judge_totals(judge),
+        stopped=stopped,
+    )
+
+
+def _finish(sink: Any) -> None:
+    # Every orderly stop (the end, --max-errors, an error, Ctrl-C) leaves a complete, readable
+    # output; a resumed run goes on from it. Only a hard kill leaves parts behind.
+    try:
+        sink.close()
+    except Exception:
+        sink.abort()
+        raise
+
+
+def _last_error(columns: dict[str, list[Any]]) -> str:
+    errors = [e for e, k in zip(columns["error"], columns[ERROR_KIND], strict=True) if k]
+    return errors[-1] if errors else "?"
+
+
+def _judge_totals(stats: dict[str, Any] | None) -> dict[str, Any] | None:
+    if stats is None:
+        return None
+    from scorekit.report import judge_totals
+
+    totals = judge_totals(stats)
+    return totals.to_dict() if totals is not None else None

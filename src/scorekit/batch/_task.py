@@ -1,0 +1,393 @@
+"""The per-batch function: raw rows in, result columns out. Every engine calls it.
+
+A face (``toolscore``, ``pytest_texts_score``) describes how to score one row with a
+:class:`BatchTask`; :func:`score_batch` does the rest the same way for both faces and every
+engine: decode each row (a JSON line, or a record from a columnar batch), read its id, drop the
+rows a resumed run already holds, let the task score the others, and turn each failure into an
+error row instead of an exception. Nothing here knows where rows come from or where results go.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from scorekit.batch._done import DoneIds
+
+__all__ = [
+    "ERROR",
+    "ERROR_KIND",
+    "ID",
+    "ROW",
+    "BatchTask",
+    "Field",
+    "ResultBatch",
+    "RowBatch",
+    "RowError",
+    "gc_paused",
+    "result_columns",
+    "score_batch",
+]
+
+#: The columns every result row has besides the task's own fields.
+ID = "id"
+ROW = "row"
+ERROR = "error"
+ERROR_KIND = "error_kind"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One result column of a task.
+
+    Attributes:
+        name: the column name.
+        kind: ``float``, ``int``, ``str`` or ``list[str]`` (its type in Parquet).
+        score: a score in ``[0, 1]``: the summary shows its mean, quantiles and histogram.
+        category: the summary counts each value (a grade).
+        failure: for an ``int`` field, the summary counts the rows where it is above 0 under
+            this label (``"missing calls"``); for a ``list[str]`` field, the values seen most
+            often under this label (``"most often missing"``).
+    """
+
+    name: str
+    kind: str = "float"
+    score: bool = False
+    category: bool = False
+    failure: str | None = None
+
+
+class RowError(Exception):
+    """A row that cannot be scored: recorded with its kind and message, never raised further.
+
+    Kinds: ``bad_json`` (not JSON, or not an object), ``missing_column``, ``bad_value`` (a
+    column of the wrong type), ``bad_gold``, ``bad_trace``, ``missing_gold``, ``judge_error``,
+    ``internal`` (an error of ours; the message says which).
+    """
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class BatchTask(Protocol):
+    """How a face scores rows. Instances are sent to worker processes, so they must pickle.
+
+    Attributes:
+        fields: the result columns the task adds, in order (``id``/``row``/``error`` aside).
+        columns: the source columns it reads (a columnar source reads only these).
+        id_column: the column holding each row's id, or None to identify rows by position.
+        main_score: the field whose mean is "the" score (``--min-mean``, the lowest rows).
+        batch_size: rows per batch when the caller does not choose.
+        processes: True when scoring is CPU-bound (worker processes help); False when it
+            waits on a remote judge (one process with many calls in flight is enough).
+    """
+
+    @property
+    def fields(self) -> tuple[Field, ...]: ...
+
+    @property
+    def columns(self) -> tuple[str, ...]: ...
+
+    @property
+    def id_column(self) -> str | None: ...
+
+    @property
+    def main_score(self) -> str: ...
+
+    @property
+    def batch_size(self) -> int: ...
+
+    @property
+    def processes(self) -> bool: ...
+
+    def prepare(self) -> None:
+        """Load what scoring needs (a judge, a gold index) once per process."""
+
+    def for_workers(self, workers: int) -> BatchTask:
+        """The task as each of ``workers`` processes runs it (a judge's concurrency limit is
+        shared out among them)."""
+        ...
+
+    def score_rows(
+        self, rows: Sequence[Mapping[str, Any]], raw: Sequence[bytes | None]
+    ) -> tuple[list[tuple[Any, ...] | RowError], dict[str, float]]:
+        """Score decoded rows; return one tuple of field values (or a RowError) per row, and
+        counters for the summary (judge calls, warnings, ...).
+
+        ``raw`` holds each row's JSON line where the row came from one (else None), so a task
+        can look for text cheaply (``b'"$'``: a matcher) before walking the decoded values.
+        """
+        ...
+
+
+@dataclass
+class RowBatch:
+    """Rows to score, in source order: JSON lines, a columnar batch, or decoded records.
+
+    Attributes:
+        lines: one JSON object per item (bytes, undecoded).
+        table: a ``pyarrow`` Table or RecordBatch of records.
+        records: rows already decoded (an in-memory source).
+        start: the position of the first row in the whole source, when the engine knows it
+            (a resumed run then skips id-less rows without scoring them).
+        nbytes: input size, for progress.
+    """
+
+    lines: list[bytes] | None = None
+    table: Any = None
+    records: list[Any] | None = None
+    start: int | None = None
+    nbytes: int = 0
+
+    def __len__(self) -> int:
+        if self.lines is not None:
+            return len(self.lines)
+        if self.records is not None:
+            return len(self.records)
+        return int(self.table.num_rows) if self.table is not None else 0
+
+
+@dataclass
+class ResultBatch:
+    """The results of one batch, as columns.
+
+    Attributes:
+        index: each result row's position inside its input batch (skipped rows have none).
+        columns: ``id``, the task's fields, ``error``, ``error_kind``: one list each.
+        consumed: input rows the batch had (scored, failed and skipped).
+        skipped: rows dropped because the output already holds them.
+        nbytes: input bytes the batch had.
+        stats: the task's counters (summed over batches by the summary).
+    """
+
+    index: list[int]
+    columns: dict[str, list[Any]]
+    consumed: int
+    skipped: int = 0
+    nbytes: int = 0
+    stats: dict[str, float] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+
+def result_columns(task: BatchTask) -> list[str]:
+    """The output columns of ``task`` in file order: ``id``, ``row``, fields, error columns."""
+    return [ID, ROW, *(f.name for f in task.fields), ERROR, ERROR_KIND]
+
+
+def _decode_line(line: bytes) -> dict[str, Any] | RowError:
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        return RowError(
+            "bad_json", f"the line is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        )
+    except ValueError as exc:
+        return RowError("bad_json", f"the line is not valid JSON ({exc})")
+    if not isinstance(value, dict):
+        return RowError(
+            "bad_json", f"the line holds a JSON {_json_type(value)}, not an object with columns"
+        )
+    return value
+
+
+def _json_type(value: Any) -> str:
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    if value is None:
+        return "null"
+    return "number"
+
+
+def _without_nulls(value: Any) -> Any:
+    # A struct column has every field of its schema in every row, null where the row had no
+    # such key: read a null field as an absent key, as the row was written.
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+def _table_records(table: Any, wanted: Sequence[str]) -> list[dict[str, Any]]:
+    import pyarrow as pa
+
+    names = [n for n in wanted if n in table.schema.names]
+    columns: list[list[Any]] = []
+    for name in names:
+        column = table.column(name)
+        values = column.to_pylist()
+        if pa.types.is_nested(column.type):
+            values = [_without_nulls(v) for v in values]
+        columns.append(values)
+    return [dict(zip(names, row, strict=True)) for row in zip(*columns, strict=True)] or [
+        {} for _ in range(table.num_rows)
+    ]
+
+
+def row_id(value: Any) -> str | None:
+    """A row's id as text (ids are written as text whatever their type in the source)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int):
+        return str(value)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (a CPU-bound task may score its rows under it).
+
+    A batch allocates many small containers that hold no cycles; while a batch is alive the
+    collector would rescan them again and again (20-30% of the time of a tool-call batch).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None = None) -> ResultBatch:
+    """Score one batch of rows with ``task``: the one function every engine runs.
+
+    Args:
+        task: the face's row scorer (prepared in this process).
+        batch: the rows.
+        done: ids (and, for id-less rows, positions) already in the output; those rows are
+            skipped, not scored.
+
+    Returns:
+        The result columns; a row that cannot be scored is an error row (``error`` and
+        ``error_kind`` set, the fields None), never an exception.
+    """
+    with gc_paused():
+        decoded, raw, ids, first = _decode(task, batch)
+    keep = list(range(len(decoded)))
+    skipped = 0
+    if done is not None and not done.empty:
+        skip = done.skip_mask(ids, batch.start)
+        keep = [i for i in keep if not skip[i]]
+        skipped = len(decoded) - len(keep)
+
+    todo = [i for i in keep if first[i] is None]
+    # Not paused here: a task's scoring may run for long (an LLM judge) on other threads too.
+    scored, stats = task.score_rows(
+        [decoded[i] for i in todo],  # type: ignore[misc]  # no RowError left in todo
+        [raw[i] for i in todo],
+    )
+    with gc_paused():
+        columns = _columns(task, keep, ids, first, dict(zip(todo, scored, strict=True)))
+    return ResultBatch(
+        index=keep,
+        columns=columns,
+        consumed=len(decoded),
+        skipped=skipped,
+        nbytes=batch.nbytes,
+        stats=stats,
+    )
+
+
+def _decode(
+    task: BatchTask, batch: RowBatch
+) -> tuple[
+    list[dict[str, Any] | RowError], list[bytes | None], list[str | None], list[RowError | None]
+]:
+    """Each row decoded (or the error that stops it), its raw line, its id."""
+    raw: list[bytes | None]
+    decoded: list[dict[str, Any] | RowError]
+    if batch.lines is not None:
+        raw = list(batch.lines)
+        decoded = [_decode_line(line) for line in batch.lines]
+    elif batch.table is not None:
+        wanted = [*task.columns, *([task.id_column] if task.id_column else [])]
+        decoded = list(_table_records(batch.table, wanted))
+        raw = [None] * len(decoded)
+    else:
+        decoded = [
+            r
+            if isinstance(r, dict)
+            else (
+                dict(r)
+                if isinstance(r, Mapping)
+                else RowError("bad_json", f"the row is a {type(r).__name__}, not a mapping")
+            )
+            for r in batch.records or []
+        ]
+        raw = [None] * len(decoded)
+
+    id_column = task.id_column
+    ids: list[str | None] = []
+    first: list[RowError | None] = []
+    for rec in decoded:
+        if isinstance(rec, RowError):
+            ids.append(None)
+            first.append(rec)
+            continue
+        if id_column is None:
+            ids.append(None)
+            first.append(None)
+            continue
+        value = rec.get(id_column)
+        if value is None:
+            ids.append(None)
+            first.append(
+                RowError(
+                    "missing_column",
+                    f"the row has no {id_column!r} value (its id); "
+                    f"columns: {', '.join(map(str, list(rec)[:8])) or 'none'}",
+                )
+            )
+        else:
+            ids.append(row_id(value))
+            first.append(None)
+
+    return decoded, raw, ids, first
+
+
+def _columns(
+    task: BatchTask,
+    keep: list[int],
+    ids: list[str | None],
+    first: list[RowError | None],
+    outcome: dict[int, tuple[Any, ...] | RowError],
+) -> dict[str, list[Any]]:
+    n_fields = len(task.fields)
+    empty = (None,) * n_fields
+    field_values: list[tuple[Any, ...]] = []
+    errors: list[str | None] = []
+    kinds: list[str | None] = []
+    for i in keep:
+        result = first[i] or outcome[i]
+        if isinstance(result, RowError):
+            field_values.append(empty)
+            errors.append(result.message)
+            kinds.append(result.kind)
+        else:
+            field_values.append(result)
+            errors.append(None)
+            kinds.append(None)
+    columns: dict[str, list[Any]] = {ID: [ids[i] for i in keep]}
+    transposed = list(zip(*field_values, strict=True)) if field_values else [()] * n_fields
+    for f, values in zip(task.fields, transposed, strict=True):
+        columns[f.name] = list(values)
+    columns[ERROR] = errors
+    columns[ERROR_KIND] = kinds
+    return columns

@@ -1,0 +1,577 @@
+"""Content units of a statement, checked one by one against a passage of the other text.
+
+A statement asserts names, numbers with their units, dates, quantifiers, a polarity, a
+modality, direction words and a relation between its subject and object. Each unit is found
+(as written, or as an accepted paraphrase: synonym, number word, unit conversion, possessive),
+contradicted (the passage states it differently) or unsupported (found nowhere). The checks
+return the signals the learned model combines (``_signals``) and, for the evidence table, one
+sentence naming the unit that failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from scorekit.local._lexicon import CALENDAR as _CALENDAR
+from scorekit.local._lexicon import DURATION_STEMS, STOPWORDS, Features, number_value, stem
+from scorekit.local._model import FloatArray
+from scorekit.local._words import OPPOSITE_PAIRS
+
+#: Word closeness (cosine of word vectors) from which a synonym starts to count, and counts fully.
+WORD_LOW = 0.45
+WORD_HIGH = 0.80
+#: Two words at a sentence start, both maybe names ("Officials" / "Authorities"), are the same
+#: thing from this closeness on; below it they name different things ("Maria" / "John").
+SAME_NAME = 0.6
+#: Share of the statement's content words a passage must hold before polarity, modality or a
+#: quantifier can contradict it (otherwise the passage is about something else).
+CONFLICT_OVERLAP = 0.5
+
+
+@lru_cache(maxsize=1)
+def _opposites() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for a, b in OPPOSITE_PAIRS:
+        sa, sb = stem(a), stem(b)
+        if sa != sb:
+            out.setdefault(sa, set()).add(sb)
+            out.setdefault(sb, set()).add(sa)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def opposites(word_stem: str) -> frozenset[str]:
+    """Stems of the words that state the opposite of ``word_stem`` ("rose" -> "fell", ...)."""
+    return _opposites().get(word_stem, frozenset())
+
+
+@dataclass
+class UnitCheck:
+    """The units of one statement checked against one passage (and the whole text).
+
+    Attributes:
+        credit: weighted share of the statement's content words the passage holds (a synonym
+            counts in part).
+        text_credit: the same share against the whole text (exact words; synonyms in the
+            passage).
+        weakest: the lowest credit of one content word (1.0 when there is none).
+        conflicts: kind -> the sentence saying what the passage states differently.
+        missing: kind -> the sentence naming a unit the text states nowhere.
+    """
+
+    credit: float = 1.0
+    text_credit: float = 1.0
+    weakest: float = 1.0
+    conflicts: dict[str, str] = field(default_factory=dict)
+    missing: dict[str, str] = field(default_factory=dict)
+    missing_names: int = 0
+    missing_numbers: int = 0
+    #: The content word with the lowest credit (for the reason of a low answer).
+    weakest_word: str = ""
+
+
+def _as_written(word: str, feats: Features) -> str:
+    for st, surface in feats.surface:
+        if surface == word or st == word:
+            return surface
+    return word
+
+
+def _name_form(word: str) -> str:
+    return word[:1].upper() + word[1:] if word.isalpha() and word.islower() else word
+
+
+def _quantity_text(value: str, unit: str, feats: Features) -> str:
+    """A quantity as the text wrote it: ``12%``, ``40 litres``, ``2 hours``."""
+    if unit == "duration":
+        return _seconds_text(value)
+    if unit in ("", "time"):
+        return value
+    return f"{value}{unit}" if unit == "%" else f"{value} {_as_written(unit, feats)}"
+
+
+def _seconds_text(value: str) -> str:
+    seconds = float(value)
+    for size, name in ((604800, "week"), (86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size and seconds / size == int(seconds / size):
+            n = int(seconds / size)
+            return f"{n} {name}{'s' if n != 1 else ''}"
+    return f"{value} seconds"
+
+
+def _closeness(a: str, b: str, vectors: Mapping[str, FloatArray] | None) -> float:
+    if vectors is None or a not in vectors or b not in vectors:
+        return 0.0
+    return float(vectors[a] @ vectors[b])
+
+
+def _ramp(value: float) -> float:
+    return min(1.0, max(0.0, (value - WORD_LOW) / (WORD_HIGH - WORD_LOW)))
+
+
+def check_units(
+    stmt: Features,
+    passage: Features,
+    parts: tuple[Features, ...],
+    text_stems: frozenset[str],
+    text_numbers: frozenset[str],
+    text_words: frozenset[str],
+    vectors: Mapping[str, FloatArray] | None,
+    weights: Mapping[str, float] | None,
+    whole: Features | None = None,
+) -> UnitCheck:
+    """Check every unit of ``stmt`` (the statement's focus) against ``passage``.
+
+    Args:
+        stmt: features of the statement's focus.
+        passage: features of the passage.
+        parts: features of each sentence of the passage (polarity is judged per sentence).
+        text_stems / text_numbers / text_words: content stems, numbers and words of the whole
+            answering text (a unit found nowhere in it is unsupported, not contradicted).
+        vectors: word vectors for synonyms (None: exact words only).
+        weights: weight of each content stem (inverse sentence frequency), or None.
+        whole: features of the whole statement when ``stmt`` is only its focus (polarity,
+            modality and the relation are checked on the whole statement).
+
+    Example:
+        >>> from scorekit.local._lexicon import features
+        >>> p = features("Maria will present the budget.")
+        >>> c = check_units(features("John will present the budget."), p, (p,),
+        ...                 p.content, p.numbers, p.words, None, None)
+        >>> c.conflicts["name"]
+        "'John' is not in the text; it names Maria"
+    """
+    out = UnitCheck()
+    pcontent = passage.content
+    # Names first: a name the passage lacks, where the passage names someone else, is a
+    # contradiction; a name the text never mentions is unsupported.
+    stmt_names = stmt.names | stmt.maybe_names
+    pass_names = passage.names | passage.maybe_names
+    lacking = [n for n in sorted(stmt_names) if n not in passage.words and stem(n) not in pcontent]
+    extra = [n for n in sorted(pass_names) if n not in stmt.words and stem(n) not in stmt.content]
+    for name in lacking:
+        certain = name in stmt.names
+        if name in text_words or stem(name) in text_stems:
+            continue  # named elsewhere in the text: this passage is about something else
+        rival = next(
+            (
+                e
+                for e in extra
+                if (e in _CALENDAR) == (name in _CALENDAR)
+                and _same_slot(name, stmt, e, passage)
+                and (certain or e in passage.names or _closeness(name, e, vectors) < SAME_NAME)
+            ),
+            None,
+        )
+        if rival is not None:
+            out.conflicts.setdefault(
+                "name", f"'{_name_form(name)}' is not in the text; it names {_name_form(rival)}"
+            )
+        elif certain:
+            out.missing_names += 1
+            out.missing.setdefault("name", f"'{_name_form(name)}' is not in the text")
+    # Numbers: a value of the same kind stated differently contradicts; one found nowhere is
+    # unsupported.
+    lacking_q = [(v, u) for v, u in sorted(stmt.quantities) if v not in passage.numbers]
+    extra_q = [(v, u) for v, u in sorted(passage.quantities) if v not in stmt.numbers]
+    # The same value counting something else: "40 litres" is not "40 gallons".
+    for value, unit in sorted(stmt.quantities):
+        theirs = {u for v, u in passage.quantities if v == value}
+        if unit in MEASURES and theirs and unit not in theirs:
+            other = sorted(u for u in theirs if u in MEASURES)
+            if other:
+                out.conflicts.setdefault(
+                    "number",
+                    f"'{_quantity_text(value, unit, stmt)}' is not in the text;"
+                    f" it says {_quantity_text(value, other[0], passage)}",
+                )
+    for value, unit in lacking_q:
+        # Another value counting the same thing, or standing in the same place ("in 1887" /
+        # "in 1889", "Android 8 has" / "Android 9 has"); not any number of the passage.
+        rival_q = next(
+            (
+                (v, u)
+                for v, u in extra_q
+                if (unit and unit == u) or _number_places(value, stmt) & _number_places(v, passage)
+            ),
+            None,
+        )
+        written = _quantity_text(value, unit, stmt)
+        if value in text_numbers:
+            continue  # stated elsewhere in the text
+        if rival_q is not None:
+            said = _quantity_text(*rival_q, passage)
+            out.conflicts.setdefault("number", f"'{written}' is not in the text; it says {said}")
+        elif value != "1":  # "one spoonful" is often just "a spoonful"
+            out.missing_numbers += 1
+            out.missing.setdefault("number", f"'{written}' is not in the text")
+    _content_credit(stmt, passage, text_stems, vectors, weights, out)
+    _directions(stmt, passage, out)
+    if not out.conflicts:
+        _swap(stmt, passage, text_stems, vectors, out)
+    # Polarity, modality and the relation belong to the whole statement: "It is not safe to
+    # use during pregnancy" asks about "during pregnancy" but denies all of it.
+    whole = stmt if whole is None else whole
+    best = max(parts, key=lambda p: len(whole.content & p.content)) if parts else passage
+    shared = whole.content & best.content
+    overlap = len(shared) / len(whole.content) if whole.content else 0.0
+    if overlap >= CONFLICT_OVERLAP:
+        _polarity(whole, best, shared, out)
+        _modality(whole, best, shared, out)
+    if _role_swap(whole, passage):
+        out.conflicts.setdefault("relation", "the text states the relation the other way round")
+    return out
+
+
+def _content_credit(
+    stmt: Features,
+    passage: Features,
+    text_stems: frozenset[str],
+    vectors: Mapping[str, FloatArray] | None,
+    weights: Mapping[str, float] | None,
+    out: UnitCheck,
+) -> None:
+    """Credit of each content word: 1 when the passage has it, a synonym's closeness ramped
+    between ``WORD_LOW`` and ``WORD_HIGH``, nothing for an opposite ("fell" for "rose")."""
+    if not stmt.surface:
+        return
+    others = [w for _, w in passage.surface if w.isalpha()]
+    pmat: FloatArray | None = None
+    if vectors is not None and any(o in vectors for o in others):
+        pmat = np.stack([vectors[o] for o in others if o in vectors])
+    explained = stmt.privatives if (passage.negated or passage.privatives) else frozenset()
+    durations = {v for v, u in stmt.quantities if u == "duration"}
+    if durations and durations <= passage.numbers:
+        # "90 minutes" states what "1.5 hours" does: the unit words agree with the number.
+        explained = explained | DURATION_STEMS
+    total = found = text_found = 0.0
+    weakest = 1.0
+    for st, word in stmt.surface:
+        weight = 1.0 if weights is None else weights.get(st, 1.0)
+        total += weight
+        if st in passage.content or st in explained:
+            credit = 1.0
+        elif not word.isalpha():
+            credit = 0.0  # numbers are checked as numbers
+        else:
+            rival = opposites(st) & passage.content
+            if rival and not (opposites(st) & stmt.content):
+                theirs = _as_written(sorted(rival)[0], passage)
+                out.conflicts.setdefault(
+                    "opposite", f"'{word}' is not in the text; it says '{theirs}'"
+                )
+                credit = 0.0
+            elif pmat is not None and vectors is not None and word in vectors:
+                credit = _ramp(float((pmat @ vectors[word]).max()))
+            else:
+                credit = 0.0
+        found += weight * credit
+        text_found += weight * (1.0 if st in text_stems else credit)
+        mine = credit if st not in text_stems else max(credit, 0.5)
+        if mine < weakest:
+            weakest, out.weakest_word = mine, word
+    out.credit = found / total
+    out.text_credit = text_found / total
+    out.weakest = weakest
+
+
+#: Share of the statement's words both sides must hold before a verb of ending on one side
+#: only ("dropped", "cancelled") counts as the opposite polarity.
+_PRIVATIVE_OVERLAP = 0.8
+
+#: Stems of units of measure: the same value in another of them is another quantity
+#: ("40 litres" is not "40 gallons"; "50 entries" may well be "50 items").
+MEASURES = frozenset(
+    stem(w)
+    for w in [
+        "%",
+        "percent",
+        "litre",
+        "liter",
+        "gallon",
+        "millilitre",
+        "ml",
+        "l",
+        "kg",
+        "kilogram",
+        "gram",
+        "g",
+        "pound",
+        "lb",
+        "ounce",
+        "oz",
+        "tonne",
+        "ton",
+        "km",
+        "kilometre",
+        "kilometer",
+        "mile",
+        "metre",
+        "meter",
+        "m",
+        "cm",
+        "mm",
+        "inch",
+        "foot",
+        "feet",
+        "yard",
+        "dollar",
+        "euro",
+        "yen",
+        "yuan",
+        "franc",
+        "rupee",
+        "degree",
+        "celsius",
+        "fahrenheit",
+        "kelvin",
+        "watt",
+        "kw",
+        "kwh",
+        "volt",
+        "amp",
+        "hertz",
+        "hz",
+        "ghz",
+        "mhz",
+        "gb",
+        "mb",
+        "tb",
+        "kb",
+        "byte",
+        "bit",
+        "acre",
+        "hectare",
+        "calorie",
+        "kcal",
+        "mph",
+        "kph",
+    ]
+)
+
+#: Words of a bound, often stated with a negation ("no more than" is "at most").
+_BOUNDS = frozenset(
+    [
+        "most",
+        "least",
+        "more",
+        "less",
+        "fewer",
+        "than",
+        "max",
+        "maximum",
+        "minimum",
+        "exceed",
+        "exceeds",
+    ]
+)
+
+#: Words after which a lower-case word is most likely a name ("of lyon", "in nantes").
+_PLACE_WORDS = frozenset(["of", "in", "at", "from", "to", "by", "near", "for", "with", "against"])
+#: Content words a statement needs before one changed word counts as a changed fact.
+_SWAP_MIN_WORDS = 3
+
+#: Function words that state a direction or an order ("before noon" is not "after noon").
+_DIRECTION_WORDS = {
+    "before": "after", "after": "before", "above": "below", "below": "above",
+    "over": "under", "under": "over", "more": "less", "less": "more", "up": "down",
+    "down": "up", "into": "out", "most": "least", "least": "most",
+}  # fmt: skip
+
+
+def _directions(stmt: Features, passage: Features, out: UnitCheck) -> None:
+    mine = stmt.words
+    theirs = passage.words
+    for word in sorted(mine & _DIRECTION_WORDS.keys()):
+        other = _DIRECTION_WORDS[word]
+        if word not in theirs and other in theirs and other not in mine:
+            out.conflicts.setdefault("opposite", f"'{word}' is not in the text; it says '{other}'")
+
+
+def _number_places(value: str, feats: Features) -> set[tuple[str, str]]:
+    """The words before and after each place a number of this value is written."""
+    out: set[tuple[str, str]] = set()
+    seq = feats.sequence
+    for i, w in enumerate(seq):
+        if number_value(w) == value:
+            if i > 0:
+                out.add(("before", seq[i - 1]))
+            if i + 1 < len(seq):
+                out.add(("after", seq[i + 1]))
+    return out
+
+
+def _neighbours(word: str, feats: Features) -> set[tuple[str, str]]:
+    """``("before", w)`` and ``("after", w)`` for each place ``word`` stands (an edge of the
+    text is no neighbour: two names that both end a sentence need not stand for each other)."""
+    key = stem(word)
+    seq = feats.sequence
+    out: set[tuple[str, str]] = set()
+    for i, w in enumerate(seq):
+        if w == key:
+            if i > 0:
+                out.add(("before", seq[i - 1]))
+            if i + 1 < len(seq):
+                out.add(("after", seq[i + 1]))
+    return out
+
+
+def _same_slot(name: str, stmt: Features, rival: str, passage: Features) -> bool:
+    """Whether ``rival`` stands where ``name`` stands: the same word before or after it
+    ("John will ..." / "Maria will ...", "by Priya" / "by Tomas")."""
+    return bool(_neighbours(name, stmt) & _neighbours(rival, passage))
+
+
+def _swap(
+    stmt: Features,
+    passage: Features,
+    text_stems: frozenset[str],
+    vectors: Mapping[str, FloatArray] | None,
+    out: UnitCheck,
+) -> None:
+    """One word changed, every other word the same: "the mayor of lyon" against "the mayor of
+    nantes", whatever the case of the names. The word must stand where a name would (after
+    "of", "in", "at" ...), be found nowhere in the text, and the passage must have another
+    word, not a synonym, in its place (the same word before or after it)."""
+    lacking = [st for st, _ in stmt.surface if st not in passage.content and st.isalpha()]
+    if len(lacking) != 1 or len(stmt.content) < _SWAP_MIN_WORDS or lacking[0] in text_stems:
+        return
+    gone = lacking[0]
+    seq, pseq = stmt.sequence, passage.sequence
+    if gone not in seq:
+        return
+    i = seq.index(gone)
+    if i == 0 or seq[i - 1] not in _PLACE_WORDS:
+        return  # only where a name would stand: "the mayor of lyon", "born in nantes"
+    before = seq[i - 1] if i > 0 else None
+    after = seq[i + 1] if i + 1 < len(seq) else None
+    for j, other in enumerate(pseq):
+        if other in stmt.content or other in STOPWORDS or not other.isalpha():
+            continue
+        same_before = before is not None and j > 0 and pseq[j - 1] == before
+        same_after = after is not None and j + 1 < len(pseq) and pseq[j + 1] == after
+        if not (same_before or same_after):
+            continue
+        mine = _as_written(gone, stmt)
+        theirs = _as_written(other, passage)
+        if _closeness(mine, theirs, vectors) >= SAME_NAME:
+            return  # a synonym in its place
+        out.conflicts.setdefault("swap", f"'{mine}' is not in the text; it says '{theirs}'")
+        return
+
+
+def _polarity(stmt: Features, best: Features, shared: frozenset[str], out: UnitCheck) -> None:
+    theirs = len(best.negation_scopes)
+    ours = len(stmt.negation_scopes)
+    # A negation counts only when it denies words both sides share ("is not refunded" vs
+    # "is refunded"), not a clause of its own ("... if he is not sure").
+    bears = any(scope & shared for scope in (*best.negation_scopes, *stmt.negation_scopes))
+    # "no more than 50" states what "at most 50" does.
+    bounds = bool(_BOUNDS & set(stmt.sequence)) or bool(_BOUNDS & set(best.sequence))
+    if theirs % 2 != ours % 2 and bears and not bounds:
+        # "Support was dropped" states what "is no longer supported" does.
+        plain, other = (best, stmt) if ours % 2 else (stmt, best)
+        if plain.privatives - other.content:
+            return
+        out.conflicts.setdefault(
+            "polarity",
+            "the text states the opposite (it negates this)"
+            if theirs % 2
+            else "the text states the opposite (this negates it)",
+        )
+    elif (
+        not ours
+        and not theirs
+        and len(shared) >= _PRIVATIVE_OVERLAP * len(stmt.content - stmt.privatives)
+    ):
+        # "Support was dropped" against "Android 8 is supported": nearly the same words, an
+        # ending on one side only.
+        mine = stmt.privatives - best.content
+        ends = best.privatives - stmt.content
+        if bool(mine) != bool(ends):
+            word = sorted(mine or ends)[0]
+            out.conflicts.setdefault(
+                "polarity", f"the text states the opposite ('{word}' on one side only)"
+            )
+
+
+def _modality(stmt: Features, best: Features, shared: frozenset[str], out: UnitCheck) -> None:
+    mine = stmt.hedges & shared
+    theirs = best.hedges & shared
+    if bool(mine) != bool(theirs):
+        word = _as_written(sorted(mine or theirs)[0], stmt if mine else best)
+        out.conflicts.setdefault(
+            "modality",
+            f"'{word}' is hedged here; the text states it as certain"
+            if mine
+            else f"the text only says '{word}' might happen",
+        )
+    mine = stmt.quantifiers - best.quantifiers
+    theirs = best.quantifiers - stmt.quantifiers
+    if mine and theirs:
+        out.conflicts.setdefault(
+            "quantifier", f"'{sorted(mine)[0]}' where the text says '{sorted(theirs)[0]}'"
+        )
+
+
+def _role_swap(stmt: Features, passage: Features) -> bool:
+    """ "Arsenal beat Chelsea" against "Chelsea beat Arsenal": two shared words on either side
+    of a shared word, in the opposite order (a passive "was beaten by" on one side only turns
+    the order round as well)."""
+    s_pos = _first_positions(stmt.sequence, stmt.content)
+    p_pos = _first_positions(passage.sequence, stmt.content & passage.content)
+    shared = [w for w in s_pos if w in p_pos]
+    if len(shared) < 3:
+        return False
+    by_stmt = sorted(shared, key=lambda w: s_pos[w])
+    # Only the nearest shared words on either side of a shared word, close to it on both
+    # sides: "Arsenal beat Chelsea", not two clauses of a long sentence in another order.
+    # Positions among the content words only: the three must be next to each other on both
+    # sides ("dog bit postman" / "postman bit dog"), not an inverted noun phrase ("offline
+    # sync for shared notebooks" / "shared notebooks now sync offline").
+    s_c = _first_positions(tuple(w for w in stmt.sequence if w in stmt.content), stmt.content)
+    p_c = _first_positions(tuple(w for w in passage.sequence if w in passage.content), stmt.content)
+    for a, v, b in zip(by_stmt, by_stmt[1:], by_stmt[2:], strict=False):
+        near_s = s_pos[v] - s_pos[a] <= _NEAR and s_pos[b] - s_pos[v] <= _NEAR
+        near_p = 0 < p_pos[v] - p_pos[b] <= _NEAR and 0 < p_pos[a] - p_pos[v] <= _NEAR
+        adjacent = (s_c[v] - s_c[a], s_c[b] - s_c[v], p_c[v] - p_c[b], p_c[a] - p_c[v]) == (
+            1, 1, 1, 1,
+        )  # fmt: skip
+        near_s = near_s and adjacent
+        # "the capital of France" is "France's capital": an "of" after the middle word.
+        genitive = "of" in (_after(stmt.sequence, s_pos[v]), _after(passage.sequence, p_pos[v]))
+        # A passive ("is credited to", "was given by") names its roles the other way round.
+        passive = _BE & {_before(stmt.sequence, s_pos[v]), _before(passage.sequence, p_pos[v])}
+        if near_s and near_p and not genitive and not passive:
+            passive_s = _after(stmt.sequence, s_pos[v]) == "by"
+            passive_p = _after(passage.sequence, p_pos[v]) == "by"
+            if passive_s == passive_p:
+                return True
+    return False
+
+
+_BE = frozenset(["is", "are", "was", "were", "be", "been", "being", "get", "got", "gets"])
+#: Words between a verb and its subject or object for the relation check.
+_NEAR = 4
+
+
+def _first_positions(sequence: tuple[str, ...], keep: frozenset[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for i, w in enumerate(sequence):
+        if w in keep and w not in out:
+            out[w] = i
+    return out
+
+
+def _before(sequence: tuple[str, ...], i: int) -> str:
+    return sequence[i - 1] if i > 0 else ""
+
+
+def _after(sequence: tuple[str, ...], i: int) -> str:
+    return sequence[i + 1] if i + 1 < len(sequence) else ""
+
+
+__all__ = ["UnitCheck", "check_units", "opposites"]

@@ -1,0 +1,398 @@
+"""The report of a dataset run (``evaluate_dataset``, ``eval-dataset``): the summary document
+(schema ``llm-scorekit-dataset/1``, see ``scorekit.batch.DatasetSummary``) as text, Markdown and
+one self-contained HTML page whose charts are inline SVG (it opens offline, loads nothing).
+
+Per-row results live in the results file (Parquet or JSON lines); a report shows the whole:
+every score's distribution, grades, failures by kind, errors by kind with examples, the rows
+with the lowest scores and the judge's work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scorekit._shorten import shorten
+from scorekit.report._html_report import _card, _e, page_html
+from scorekit.report._totals import judge_totals
+
+__all__ = [
+    "SCORE_COLUMNS",
+    "count_with_share",
+    "render_dataset_html",
+    "render_dataset_markdown",
+    "render_dataset_text",
+]
+
+#: The columns of the score table, in order: (key in the score stats, header).
+SCORE_COLUMNS = (
+    ("mean", "mean"),
+    ("std", "std"),
+    ("min", "min"),
+    ("p10", "p10"),
+    ("p25", "p25"),
+    ("p50", "median"),
+    ("p75", "p75"),
+    ("p90", "p90"),
+    ("max", "max"),
+)
+
+
+def _num(value: Any) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def count_with_share(count: int, total: int) -> str:
+    """``1,204 (12.0%)``.
+
+    Example:
+        >>> count_with_share(1204, 10000)
+        '1,204 (12.0%)'
+    """
+    share = f" ({100 * count / total:.1f}%)" if total else ""
+    return f"{count:,}{share}"
+
+
+def _score_table(scores: Mapping[str, Mapping[str, Any]]) -> list[list[str]]:
+    table = [["score", *(h for _, h in SCORE_COLUMNS)]]
+    for name, stats in scores.items():
+        table.append([name, *(_num(stats.get(k)) for k, _ in SCORE_COLUMNS)])
+    return table
+
+
+def _row_name(row: Mapping[str, Any]) -> str:
+    return str(row["id"]) if row.get("id") is not None else f"row {row['row']}"
+
+
+def _headline(doc: Mapping[str, Any]) -> str:
+    workers = int(doc["workers"])
+    return (
+        f"{doc['source']}: {int(doc['rows']):,} rows in {doc['seconds']:.1f} s"
+        f" ({doc['rows_per_second']:,.0f} rows/s), {doc['engine']} engine,"
+        f" {workers} worker{'s' if workers != 1 else ''}"
+    )
+
+
+def _counts(doc: Mapping[str, Any]) -> str:
+    text = f"scored {doc['scored']:,}, errors {doc['errors']:,}"
+    if doc.get("resumed"):
+        text += f", {doc['resumed']:,} from the earlier run (resumed)"
+    return text
+
+
+def _judge_line(doc: Mapping[str, Any]) -> str | None:
+    totals = judge_totals(doc.get("judge"))
+    return totals.line() if totals is not None else None
+
+
+# -- text ---------------------------------------------------------------------------------------
+
+
+def _aligned(table: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    lines = []
+    for row in table:
+        cells = [row[0].ljust(widths[0])]
+        cells += [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def render_dataset_text(doc: Mapping[str, Any]) -> str:
+    """The summary as plain text for a terminal or a CI log.
+
+    Example:
+        >>> print(render_dataset_text({"source": "d.jsonl", "rows": 0, "scored": 0,
+        ...     "errors": 0, "seconds": 0.1, "rows_per_second": 0.0, "engine": "local",
+        ...     "workers": 1}))
+        d.jsonl: 0 rows in 0.1 s (0 rows/s), local engine, 1 worker
+          scored 0, errors 0
+    """
+    lines = [_headline(doc), "  " + _counts(doc)]
+    if doc.get("output"):
+        lines.append(f"  results: {doc['output']}")
+    if doc.get("scores"):
+        lines.append("")
+        lines.extend(_aligned(_score_table(doc["scores"])))
+    scored = int(doc["scored"])
+    for name, by_value in (doc.get("categories") or {}).items():
+        lines.append(
+            f"{name}: "
+            + " · ".join(f"{v} {count_with_share(c, scored)}" for v, c in by_value.items())
+        )
+    if doc.get("failures"):
+        parts = [f"{k} {count_with_share(c, scored)}" for k, c in doc["failures"].items()]
+        lines.append("rows with: " + " · ".join(parts))
+    for label, pairs in (doc.get("top") or {}).items():
+        lines.append(f"{label}: " + " · ".join(f"{v} {c:,}" for v, c in pairs))
+    if doc.get("error_kinds"):
+        kinds = " · ".join(f"{k} {c:,}" for k, c in doc["error_kinds"].items())
+        lines.append(f"errors by kind: {kinds}")
+        for ex in doc.get("error_examples") or []:
+            key = f" (id {ex['id']})" if ex.get("id") is not None else ""
+            lines.append(f"  row {ex['row']}{key} {ex['kind']}: {shorten(str(ex['error']), 160)}")
+    if doc.get("lowest"):
+        parts = [f"{_row_name(r)} {r['score']:.3f}" for r in doc["lowest"][:5]]
+        lines.append(f"lowest {doc.get('main_score', 'score')}: " + " · ".join(parts))
+    judge = _judge_line(doc)
+    if judge:
+        lines.append(judge)
+    if doc.get("stopped"):
+        lines.append(f"stopped early: {doc['stopped']}")
+    return "\n".join(lines)
+
+
+# -- Markdown -----------------------------------------------------------------------------------
+
+
+def _cell(value: object) -> str:
+    text = " ".join(str(value).split())
+    for ch in ("\\", "|", "`", "*", "<", ">", "[", "]"):
+        text = text.replace(ch, "\\" + ch)
+    return text
+
+
+def _md_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    out = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return [*out, ""]
+
+
+def render_dataset_markdown(doc: Mapping[str, Any]) -> str:
+    """The summary as Markdown tables (a CI job summary or a pull-request comment)."""
+    out = ["# Dataset score report", "", _cell(_headline(doc)) + ".", "", _counts(doc) + ".", ""]
+    if doc.get("output"):
+        out += [f"Per-row results: `{doc['output']}`", ""]
+    if doc.get("scores"):
+        table = _score_table(doc["scores"])
+        out += ["## Scores", "", *_md_table(table[0], table[1:])]
+    scored = int(doc["scored"])
+    for name, by_value in (doc.get("categories") or {}).items():
+        rows = [[v, count_with_share(c, scored)] for v, c in by_value.items()]
+        out += [f"## {name.capitalize()}s", "", *_md_table([name, "rows"], rows)]
+    if doc.get("failures"):
+        rows = [[k, count_with_share(c, scored)] for k, c in doc["failures"].items()]
+        out += ["## Failures by kind", "", *_md_table(["rows with", "rows"], rows)]
+    for label, pairs in (doc.get("top") or {}).items():
+        out += [f"## {label.capitalize()}", "", *_md_table(["value", "rows"], pairs)]
+    if doc.get("error_kinds"):
+        out += ["## Errors", "", *_md_table(["kind", "rows"], list(doc["error_kinds"].items()))]
+        examples = [
+            [ex["row"], ex.get("id") or "–", ex["kind"], shorten(str(ex["error"]), 200)]
+            for ex in doc.get("error_examples") or []
+        ]
+        out += _md_table(["row", "id", "kind", "error"], examples)
+    if doc.get("lowest"):
+        rows = [[_row_name(r), r["row"], f"{r['score']:.3f}"] for r in doc["lowest"]]
+        out += [
+            f"## Lowest {doc.get('main_score', 'score')}",
+            "",
+            *_md_table(["id", "row", "score"], rows),
+        ]
+    judge = _judge_line(doc)
+    if judge:
+        out += [f"_{_cell(judge)}_", ""]
+    if doc.get("stopped"):
+        out += [f"**Stopped early:** {_cell(doc['stopped'])}", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+# -- HTML ---------------------------------------------------------------------------------------
+
+_PLOT_LEFT, _PLOT_WIDTH = 40, 460
+
+
+def histogram_svg(name: str, stats: Mapping[str, Any]) -> str:
+    """One score's histogram (20 bins over [0, 1]) with the mean and median marked.
+
+    Example:
+        >>> svg = histogram_svg("score", {"histogram": [1] + [0] * 18 + [3], "mean": 0.75,
+        ...     "p50": 1.0, "count": 4})
+        >>> svg.count('class="bar"'), "mean 0.750" in svg
+        (20, True)
+    """
+    counts = [int(c) for c in stats.get("histogram") or []]
+    if not counts:
+        return ""
+    top = max(counts) or 1
+    n = len(counts)
+    width = _PLOT_WIDTH / n
+    label = (
+        f"{name}: {int(stats.get('count') or 0):,} rows, mean {_num(stats.get('mean'))},"
+        f" median {_num(stats.get('p50'))}"
+    )
+    parts = [
+        f'<svg class="chart" viewBox="0 0 520 150" role="img" aria-label="{_e(label)}"'
+        ' xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{_e(label)}</title>",
+        f'<line x1="{_PLOT_LEFT}" y1="110" x2="{_PLOT_LEFT + _PLOT_WIDTH}" y2="110"'
+        ' stroke="#57606a"/>',
+        f'<text x="{_PLOT_LEFT - 4}" y="18" font-size="12" text-anchor="end"'
+        f' fill="#57606a">{top:,}</text>',
+    ]
+    for i, count in enumerate(counts):
+        height = 100 * count / top
+        x = _PLOT_LEFT + i * width
+        low, high = i / n, (i + 1) / n
+        parts.append(
+            f'<rect class="bar" x="{x + 1:.1f}" y="{110 - height:.1f}" width="{width - 2:.1f}"'
+            f' height="{max(height, 0.0):.1f}" fill="#0969da" fill-opacity="0.75">'
+            f"<title>{low:.2f} to {high:.2f}: {count:,} rows</title></rect>"
+        )
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        x = _PLOT_LEFT + _PLOT_WIDTH * tick
+        parts.append(f'<line x1="{x:.1f}" y1="110" x2="{x:.1f}" y2="115" stroke="#57606a"/>')
+        parts.append(
+            f'<text x="{x:.1f}" y="130" font-size="13" text-anchor="middle"'
+            f' fill="#57606a">{tick:g}</text>'
+        )
+    for key, colour, what in (("mean", "#c62828", "mean"), ("p50", "#1a7f37", "median")):
+        value = stats.get(key)
+        if value is None:
+            continue
+        x = _PLOT_LEFT + _PLOT_WIDTH * min(max(float(value), 0.0), 1.0)
+        parts.append(
+            f'<line class="{what}" x1="{x:.1f}" y1="6" x2="{x:.1f}" y2="110" stroke="{colour}"'
+            f' stroke-width="2" stroke-dasharray="{"4 3" if what == "median" else "none"}">'
+            f"<title>{what} {float(value):.3f}</title></line>"
+        )
+    parts.append(
+        f'<text x="{_PLOT_LEFT + _PLOT_WIDTH}" y="146" font-size="12" text-anchor="end"'
+        f' fill="#57606a">red: mean {_num(stats.get("mean"))} · green dashed: median'
+        f" {_num(stats.get('p50'))}</text>"
+    )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def bars_svg(title: str, items: Sequence[tuple[str, int]], total: int) -> str:
+    """Horizontal bars, one per item, as a share of ``total`` rows.
+
+    Example:
+        >>> bars_svg("grade", [("A", 3), ("F", 1)], 4).count('class="hbar"')
+        2
+    """
+    if not items:
+        return ""
+    height = 26 * len(items) + 8
+    top = max(c for _, c in items) or 1
+    parts = [
+        f'<svg class="chart" viewBox="0 0 520 {height}" role="img" aria-label="{_e(title)}"'
+        ' xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{_e(title)}</title>",
+    ]
+    for i, (label, count) in enumerate(items):
+        y = 4 + 26 * i
+        width = 300 * count / top
+        parts.append(
+            f'<text x="150" y="{y + 16}" font-size="13" text-anchor="end">'
+            f"{_e(shorten(label, 24))}</text>"
+            f'<rect class="hbar" x="156" y="{y + 3}" width="{max(width, 1.0):.1f}" height="18"'
+            f' fill="#0969da" fill-opacity="0.75"><title>{_e(label)}: {count:,}</title></rect>'
+            f'<text x="{160 + width:.1f}" y="{y + 16}" font-size="12" fill="#57606a">'
+            f"{_e(count_with_share(count, total))}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _html_table(header: Sequence[str], rows: Sequence[Sequence[object]], numeric: int = 1) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>"
+        + "".join(
+            f'<td class="num">{_e(c)}</td>' if i >= numeric else f"<td>{_e(c)}</td>"
+            for i, c in enumerate(row)
+        )
+        + "</tr>"
+        for row in rows
+    )
+    return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
+
+
+def render_dataset_html(doc: Mapping[str, Any]) -> str:
+    """The summary as one self-contained HTML page with SVG charts.
+
+    Example:
+        >>> page = render_dataset_html({"source": "d.jsonl", "rows": 1, "scored": 1,
+        ...     "errors": 0, "seconds": 0.1, "rows_per_second": 10.0, "engine": "local",
+        ...     "workers": 1, "main_score": "score", "mean": 1.0,
+        ...     "scores": {"score": {"count": 1, "mean": 1.0, "p50": 1.0,
+        ...                          "histogram": [0] * 19 + [1]}}})
+        >>> page.startswith("<!doctype html>") and "<svg" in page and "<script" not in page
+        True
+    """
+    scored = int(doc["scored"])
+    main = doc.get("main_score") or "score"
+    cards = [
+        _card("rows", f"{int(doc['rows']):,}"),
+        _card("scored", f"{scored:,}"),
+        _card("errors", f"{int(doc['errors']):,}"),
+        _card(f"mean {main}", _num(doc.get("mean"))),
+        _card("rows/s", f"{doc['rows_per_second']:,.0f}"),
+    ]
+    totals = judge_totals(doc.get("judge"))
+    if totals is not None:
+        cards.append(_card("judge calls", f"{totals.calls:,} (+{totals.cache_hits:,} cached)"))
+        cards.append(
+            _card("est. cost", "n/a" if totals.cost_usd is None else f"~${totals.cost_usd:.4f}")
+        )
+    header = (
+        f'<p class="muted">{_e(_headline(doc))}</p>'
+        f'<div class="cards">{"".join(cards)}</div>'
+        + (f'<p class="muted">{_e(totals.line())}</p>' if totals is not None else "")
+        + (
+            f'<p class="error-msg">Stopped early: {_e(doc["stopped"])}</p>'
+            if doc.get("stopped")
+            else ""
+        )
+    )
+    sections = []
+    if doc.get("output"):
+        sections.append(f"<p>Per-row results: <code>{_e(doc['output'])}</code></p>")
+    scores = doc.get("scores") or {}
+    if scores:
+        table = _score_table(scores)
+        charts = "".join(
+            f'<figure class="plot"><figcaption><code>{_e(name)}</code></figcaption>'
+            f"{histogram_svg(name, stats)}</figure>"
+            for name, stats in scores.items()
+        )
+        sections.append(
+            f'<section id="scores"><h2>Scores</h2>{_html_table(table[0], table[1:])}'
+            f'<h2>Distributions</h2><div class="grid">{charts}</div></section>'
+        )
+    for name, by_value in (doc.get("categories") or {}).items():
+        sections.append(
+            f'<section id="{_e(name)}"><h2>{_e(name.capitalize())}s</h2>'
+            f"{bars_svg(name, list(by_value.items()), scored)}</section>"
+        )
+    if doc.get("failures"):
+        sections.append(
+            '<section id="failures"><h2>Failures by kind</h2>'
+            f"{bars_svg('rows with', list(doc['failures'].items()), scored)}</section>"
+        )
+    for label, pairs in (doc.get("top") or {}).items():
+        items = [(str(v), int(c)) for v, c in pairs]
+        sections.append(
+            f"<section><h2>{_e(label.capitalize())}</h2>{bars_svg(label, items, scored)}</section>"
+        )
+    if doc.get("error_kinds"):
+        examples = [
+            [ex["row"], ex.get("id") or "–", ex["kind"], shorten(str(ex["error"]), 300)]
+            for ex in doc.get("error_examples") or []
+        ]
+        sections.append(
+            '<section id="errors"><h2>Errors</h2>'
+            f"{bars_svg('errors by kind', list(doc['error_kinds'].items()), int(doc['rows']))}"
+            f"{_html_table(['row', 'id', 'kind', 'error'], examples, numeric=99)}</section>"
+        )
+    if doc.get("lowest"):
+        rows = [[_row_name(r), r["row"], f"{r['score']:.3f}"] for r in doc["lowest"]]
+        sections.append(
+            f'<section id="lowest"><h2>Lowest {_e(main)}</h2>'
+            f"{_html_table(['id', 'row', main], rows)}</section>"
+        )
+    return page_html(
+        "Dataset score report", header, "".join(sections), schema=str(doc.get("schema", ""))
+    )

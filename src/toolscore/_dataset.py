@@ -1,0 +1,366 @@
+"""``toolscore.evaluate_dataset``: score every row of a dataset of expected and actual calls.
+
+Each row holds an id, the expected calls (the gold; argument matchers in their JSON encoding,
+as in gold files) and what the agent did (a call list or any provider response
+:func:`toolscore.auto_extract` reads). The gold may instead come from a separate file keyed by
+id. Scoring is :func:`toolscore.evaluate` per row; the batch layer (``scorekit.batch``) reads,
+runs the rows on every core or on Ray, writes per-row results and sums them up.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
+
+from scorekit._tool_metrics import TOOL_METRIC_NAMES
+from scorekit.batch import DatasetError, DatasetSummary, Field, RowError, run_dataset
+from scorekit.batch._readers import read_batches
+from scorekit.batch._sources import resolve_source
+from scorekit.batch._task import gc_paused, row_id
+from toolscore._engine.trace_gold import GoldFormatError, decode_value
+from toolscore.core import evaluate
+
+__all__ = ["TOOL_FIELDS", "ToolTask", "evaluate_dataset"]
+
+#: The per-row result columns (after ``id`` and ``row``; ``error`` and ``error_kind`` follow).
+TOOL_FIELDS: tuple[Field, ...] = (
+    Field("score", score=True),
+    Field("grade", "str", category=True),
+    *(Field(name, score=True) for name in TOOL_METRIC_NAMES if name != "score"),
+    Field("expected_calls", "int"),
+    Field("actual_calls", "int"),
+    Field("missing_calls", "int", failure="missing calls"),
+    Field("extra_calls", "int", failure="extra calls"),
+    Field("argument_mismatches", "int", failure="argument mismatches"),
+    Field("wrong_order", "int", failure="calls out of order"),
+    Field("missing_tools", "list[str]", failure="most often missing"),
+    Field("extra_tools", "list[str]", failure="most often extra"),
+    Field("warning", "str"),
+)
+_METRICS = tuple(name for name in TOOL_METRIC_NAMES if name != "score")
+
+
+def _json_value(value: Any, column: str, kind: str) -> Any:
+    """A column may hold JSON text instead of JSON values (Parquet string columns)."""
+    if isinstance(value, (str, bytes)):
+        try:
+            return json.loads(value)
+        except ValueError as exc:
+            raise RowError(kind, f"{column!r} holds text that is not JSON ({exc})") from None
+    return value
+
+
+def _with_matchers(calls: Any, where: str) -> Any:
+    """Decode JSON-encoded matchers (``{"$regex": ...}``) inside each call's arguments."""
+    if not isinstance(calls, list):
+        return calls
+    out = []
+    for i, call in enumerate(calls):
+        if isinstance(call, dict) and isinstance(call.get("args"), dict):
+            call = {**call, "args": decode_value(call["args"], f"{where}[{i}].args")}
+        out.append(call)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _gold_from_text(text: str, where: str) -> Any:
+    return _with_matchers(json.loads(text), where)
+
+
+@dataclass(frozen=True)
+class ToolTask:
+    """Scores one row of expected and actual tool calls (see :func:`evaluate_dataset`).
+
+    Attributes:
+        gold: the column holding the expected calls.
+        trace: the column holding what the agent did.
+        id_column: the column holding the row id, or None to number rows by position.
+        weights: score weights, as for :func:`toolscore.evaluate`.
+        strict: exact types and values.
+        gold_key: with ``gold_index``, the column whose value finds a row's gold.
+        gold_index: gold key -> the expected calls as JSON text (from a gold file).
+    """
+
+    gold: str = "expected"
+    trace: str = "actual"
+    id_column: str | None = "id"
+    weights: Mapping[str, float] | None = None
+    strict: bool = False
+    gold_key: str | None = None
+    gold_index: Mapping[str, str] | None = None
+    batch_size: int = 512
+
+    fields = TOOL_FIELDS
+    main_score = "score"
+    processes = True
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The source columns each row needs."""
+        if self.gold_index is not None:
+            key = self.gold_key or self.id_column
+            return (self.trace,) if key in (None, self.id_column) else (self.trace, key)
+        return (self.gold, self.trace)
+
+    def prepare(self) -> None:
+        """Nothing to load: scoring is pure computation."""
+
+    def for_workers(self, workers: int) -> ToolTask:
+        """The same task in every worker."""
+        return self
+
+    def _expected(self, row: Mapping[str, Any], raw: bytes | None) -> Any:
+        if self.gold_index is not None:
+            key_column = self.gold_key or self.id_column
+            assert key_column is not None
+            key = row_id(row.get(key_column))
+            if key is None:
+                raise RowError("missing_column", f"the row has no {key_column!r} value")
+            text = self.gold_index.get(key)
+            if text is None:
+                raise RowError("missing_gold", f"the gold file has no entry for {key!r}")
+            return _gold_from_text(text, f"gold[{key!r}]")
+        if self.gold not in row:
+            raise RowError("missing_column", _missing(self.gold, row))
+        value = row[self.gold]
+        if isinstance(value, (str, bytes)):
+            value = _json_value(value, self.gold, "bad_gold")
+            has_matcher = True
+        else:
+            has_matcher = raw is None or b'"$' in raw
+        return _with_matchers(value, self.gold) if has_matcher else value
+
+    def _actual(self, row: Mapping[str, Any]) -> Any:
+        if self.trace not in row:
+            raise RowError("missing_column", _missing(self.trace, row))
+        return _json_value(row[self.trace], self.trace, "bad_trace")
+
+    def score_rows(
+        self, rows: Sequence[Mapping[str, Any]], raw: Sequence[bytes | None]
+    ) -> tuple[list[tuple[Any, ...] | RowError], dict[str, float]]:
+        """Score each row with :func:`toolscore.evaluate`."""
+        out: list[tuple[Any, ...] | RowError] = []
+        weights, strict = self.weights, self.strict
+        with gc_paused(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for row, line in zip(rows, raw, strict=True):
+                seen = len(caught)
+                expected: Any = None
+                try:
+                    expected = self._expected(row, line)
+                    actual = self._actual(row)
+                    result = evaluate(expected, actual, weights=weights, strict=strict)
+                except RowError as exc:
+                    out.append(exc)
+                    continue
+                except GoldFormatError as exc:
+                    out.append(RowError("bad_gold", str(exc)))
+                    continue
+                except (TypeError, ValueError) as exc:
+                    out.append(_blame(expected, exc))
+                    continue
+                except Exception as exc:  # a bug of ours must not stop a million-row run
+                    out.append(RowError("internal", f"{type(exc).__name__}: {exc}"))
+                    continue
+                note = None
+                if len(caught) > seen:
+                    note = "; ".join(" ".join(str(w.message).split()) for w in caught[seen:])
+                out.append(_fields(result, len(expected), note))
+        return out, ({"warnings": float(len(caught))} if caught else {})
+
+
+def _missing(column: str, row: Mapping[str, Any]) -> str:
+    return f"the row has no {column!r} column; columns: {', '.join(map(str, row)) or 'none'}"
+
+
+def _blame(expected: Any, exc: Exception) -> RowError:
+    """A malformed row: say whether the gold or the trace is at fault."""
+    message = " ".join(str(exc).split())
+    if expected is None:
+        return RowError("bad_gold", message)
+    try:
+        evaluate(expected, [])
+    except (TypeError, ValueError):
+        return RowError("bad_gold", message)
+    return RowError("bad_trace", message)
+
+
+def _fields(result: Any, n_expected: int, note: str | None) -> tuple[Any, ...]:
+    missing = result.missing_calls
+    extra = result.extra_calls
+    n_missing, n_extra = len(missing), len(extra)
+    pairs = n_expected - n_missing
+    return (
+        result.score,
+        result.grade,
+        *[getattr(result, name) for name in _METRICS],
+        n_expected,
+        pairs + n_extra,
+        n_missing,
+        n_extra,
+        pairs - result.passed_pairs,
+        int(not n_missing and not n_extra and result.sequence_accuracy < 1.0),
+        [c["tool"] for c in missing],
+        [c["tool"] for c in extra],
+        note,
+    )
+
+
+def load_gold_index(gold_file: str | os.PathLike[str], key: str, column: str) -> dict[str, str]:
+    """Read a gold file into ``{key: expected calls as JSON text}``.
+
+    The file is JSON lines or Parquet with a ``key`` and a ``column`` column per row, or one
+    JSON object mapping each key to its expected calls.
+
+    Raises:
+        DatasetError: the file is missing or malformed, or a row lacks the key or the calls.
+    """
+    name = os.fspath(gold_file)
+    source = resolve_source(gold_file)
+    index: dict[str, str] = {}
+    for file in source.files:
+        if file.format == "jsonl" and file.compression is None and name.endswith(".json"):
+            with open(file.path, "rb") as fh:
+                head = fh.read(4096).lstrip()
+            if head.startswith(b"{"):
+                try:
+                    with open(file.path, "rb") as fh:
+                        data = json.load(fh)
+                except ValueError as exc:
+                    raise DatasetError(f"{name}: not valid JSON ({exc})") from None
+                if isinstance(data, dict) and not ({key, column} <= set(data)):
+                    for k, calls in data.items():
+                        index[k] = json.dumps(calls)
+                    continue
+    if index:
+        return index
+    for batch in read_batches(source, 4096, [key, column]):
+        rows: list[Any]
+        if batch.lines is not None:
+            rows = []
+            for line in batch.lines:
+                try:
+                    rows.append(json.loads(line))
+                except ValueError as exc:
+                    raise DatasetError(f"{name}: a line is not valid JSON ({exc})") from None
+        elif batch.records is not None:
+            rows = list(batch.records)
+        else:
+            rows = batch.table.to_pylist()
+        for row in rows:
+            if not isinstance(row, dict) or row.get(key) is None or column not in row:
+                raise DatasetError(
+                    f"{name}: every row needs {key!r} and {column!r}; got"
+                    f" {json.dumps(row, default=str)[:200]}"
+                )
+            calls = row[column]
+            index[row_id(row[key]) or ""] = (
+                calls if isinstance(calls, str) else json.dumps(calls, default=str)
+            )
+    if not index:
+        raise DatasetError(f"{name}: holds no gold rows")
+    return index
+
+
+def evaluate_dataset(
+    source: Any,
+    *,
+    gold: str = "expected",
+    trace: str = "actual",
+    id: str | None = "id",
+    weights: Mapping[str, float] | None = None,
+    strict: bool = False,
+    engine: str = "local",
+    workers: int | None = None,
+    output: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    max_errors: int | None = None,
+    gold_file: str | os.PathLike[str] | None = None,
+    gold_key: str | None = None,
+    batch_size: int | None = None,
+    progress: bool | None = None,
+) -> DatasetSummary:
+    """Score every row of a dataset of tool-call traces; write per-row results; summarise.
+
+    Args:
+        source: JSON lines or Parquet (a path, a folder of them, an object-store URI such as
+            ``s3://bucket/traces/``), a list of paths, rows (an iterable of dicts), a
+            ``pyarrow.Table``, or with ``engine="ray"`` a ``ray.data.Dataset``.
+        gold: the column holding the expected calls (``[{"tool", "args"}]``; argument matchers
+            in their JSON encoding, e.g. ``{"$regex": "NYC|JFK"}``; JSON text is accepted).
+        trace: the column holding what the agent did: a call list or any provider response
+            :func:`toolscore.auto_extract` reads (or its JSON text).
+        id: the column holding each row's id (written as text); None numbers rows by position.
+        weights: custom score weights, as for :func:`toolscore.evaluate`.
+        strict: exact types and values, as for :func:`toolscore.evaluate`.
+        engine: ``"local"`` (worker processes on this machine) or ``"ray"`` (Ray Data; needs
+            ``pip install 'llm-scorekit[ray]'``).
+        workers: worker processes or Ray actors (default: every CPU).
+        output: per-row results, ``.parquet`` (needs ``llm-scorekit[parquet]``) or ``.jsonl``;
+            None writes none.
+        resume: skip the ids ``output`` already holds (also after a kill mid-write).
+        max_errors: stop once more than this many rows could not be scored.
+        gold_file: take the expected calls from this file instead of a column: JSON lines or
+            Parquet rows with ``gold_key`` and ``gold`` columns, or a JSON object
+            ``{key: calls}``.
+        gold_key: the column joining rows to ``gold_file`` (default: ``id``).
+        batch_size: rows per batch (default 512).
+        progress: None: a bar on a terminal, a line every 10 s elsewhere; False: silent.
+
+    Returns:
+        A :class:`~scorekit.batch.DatasetSummary`: counts, the mean and quantiles of every
+        score, grades, failures by kind, errors by kind with examples, the lowest rows.
+
+    Raises:
+        ValueError: bad weights, or (``scorekit.batch.DatasetError``, a ``ValueError``) a
+            source, output or column that cannot be used; a bad row is an error row instead.
+
+    Example:
+        >>> import toolscore
+        >>> rows = [
+        ...     {"id": "a", "expected": [{"tool": "search", "args": {"q": "x"}}],
+        ...      "actual": [{"tool": "search", "args": {"q": "x"}}]},
+        ...     {"id": "b", "expected": [{"tool": "search", "args": {"q": "x"}}],
+        ...      "actual": []},
+        ... ]
+        >>> summary = toolscore.evaluate_dataset(rows, workers=1, progress=False)
+        >>> summary.scored, summary.mean
+        (2, 0.65)
+    """
+    evaluate([], [], weights=weights, strict=strict)  # bad weights or strict fail here, once
+    for name, value in (("gold", gold), ("trace", trace), ("id", id), ("gold_key", gold_key)):
+        if value is not None and (not isinstance(value, str) or not value):
+            raise ValueError(f"{name} must name a column (a non-empty string); got {value!r}")
+    index = None
+    if gold_file is not None:
+        key = gold_key or id
+        if key is None:
+            raise ValueError("gold_file needs gold_key (or id): the column that finds a row's gold")
+        index = load_gold_index(gold_file, key, gold)
+    task = ToolTask(
+        gold=gold,
+        trace=trace,
+        id_column=id,
+        weights=dict(weights) if weights is not None else None,
+        strict=strict,
+        gold_key=gold_key,
+        gold_index=index,
+    )
+    if batch_size is not None:
+        task = replace(task, batch_size=batch_size)
+    return run_dataset(
+        source,
+        task,
+        engine=engine,
+        workers=workers,
+        output=output,
+        resume=resume,
+        max_errors=max_errors,
+        batch_size=batch_size,
+        progress=progress,
+    )

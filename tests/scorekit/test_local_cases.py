@@ -1,0 +1,102 @@
+"""The local judge on hand-made cases with their expected verdicts (issue 9).
+
+``tests/data/local_judge_cases.jsonl`` holds 50 cases written for this issue, each with the
+side to read (precision, recall or F1) and its bound: a wrong fact (a changed name, also at a
+sentence start or in lower case, swapped roles, a date, a unit, an opposite, a negation, a
+modality, a quantifier, an invented trailing detail, a dropped dated fact) must score at most
+``max``; a faithful rewording at least ``min``. The bounds come from the facts of each case
+(one wrong fact of one: 0.5; of two: 0.75), not from the judge's output. None of these cases
+is used to fit the judge's weights.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_texts_score._messages import failure_message
+from pytest_texts_score._pipeline import TextsOutcome, evaluate_texts
+from scorekit._session import ScoreSession
+from scorekit.judges import resolve_settings
+from scorekit.local import LocalBackend
+
+CASES_FILE = Path(__file__).resolve().parents[1] / "data" / "local_judge_cases.jsonl"
+CASES = [json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.fixture(scope="module")
+def session() -> Any:
+    s = ScoreSession(resolve_settings(overrides={"cache": "off"}, env={}), backend=LocalBackend())
+    yield s
+    s.close()
+
+
+def _score(session: ScoreSession, expected: str, given: str) -> TextsOutcome:
+    return evaluate_texts(expected, given, session=session)
+
+
+def test_the_cases_cover_what_the_issue_lists() -> None:
+    kinds = {c["kind"] for c in CASES}
+    assert len(CASES) >= 40
+    assert {"name", "relation", "date", "unit", "antonym", "modality", "quantifier",
+            "invented", "dropped", "faithful", "polarity", "number"} <= kinds  # fmt: skip
+    assert sum(c["kind"] == "faithful" for c in CASES) >= 15
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_case(session: ScoreSession, case: dict[str, Any]) -> None:
+    out = _score(session, case["expected"], case["given"])
+    value = getattr(out, case["side"])
+    detail = "\n".join(
+        f"{e.side} {e.answer:.3f} {e.question} {e.reason or ''}" for e in out.evidence
+    )
+    if "max" in case:
+        assert value <= case["max"], f"{case['side']} {value:.3f} > {case['max']}\n{detail}"
+    else:
+        assert value >= case["min"], f"{case['side']} {value:.3f} < {case['min']}\n{detail}"
+
+
+@pytest.mark.parametrize(
+    ("expected", "given", "side", "reason"),
+    [
+        ("Maria will present the budget.", "John will present the budget.", "precision",
+         "'John' is not in the text; it names Maria"),
+        ("Paris is the capital of France.", "Berlin is the capital of France.", "precision",
+         "'Berlin' is not in the text; it names Paris"),
+        ("The board approved the quarterly budget, which grew by 12 percent.",
+         "The board approved the quarterly budget, which grew by 21 percent.", "precision",
+         "'21%' is not in the text; it says 12%"),
+        ("The Eiffel Tower was completed in 1889. It stands in Paris.",
+         "The Eiffel Tower stands in Paris.", "recall", "'1889' is not in the text"),
+        ("Sales rose in the second quarter.", "Sales fell in the second quarter.", "precision",
+         "'fell' is not in the text; it says 'rose'"),
+        ("The refund was approved.", "The refund was not approved.", "precision",
+         "the text states the opposite (this negates it)"),
+    ],
+    ids=["name-at-start", "capital", "percent", "dropped-date", "opposite", "negation"],
+)  # fmt: skip
+def test_the_evidence_names_the_unit_that_failed(
+    session: ScoreSession, expected: str, given: str, side: str, reason: str
+) -> None:
+    out = _score(session, expected, given)
+    reasons = [e.reason for e in out.evidence if e.side == side and e.answer < 0.5]
+    assert reason in reasons
+
+
+def test_a_failure_message_carries_the_reason(session: ScoreSession) -> None:
+    expected, given = "Maria will present the budget.", "John will present the budget."
+    out = _score(session, expected, given)
+    message = failure_message(
+        label="F1", metric="f1", aggregation=None, score=out.f1 or 0.0, low=0.8, high=1.0,
+        outcome=out, expected=expected, given=given,
+    )  # fmt: skip
+    assert "(judge: 'John' is not in the text; it names Maria)" in message
+    assert "(judge: 'Maria' is not in the text; it names John)" in message
+
+
+def test_high_answers_carry_no_reason(session: ScoreSession) -> None:
+    out = _score(session, "The museum reopened in May.", "The museum reopened in May.")
+    assert [e.reason for e in out.evidence] == [None, None]
