@@ -15,7 +15,7 @@ from pytest_texts_score import _validation as v
 from pytest_texts_score._outcome import answer_dicts
 from pytest_texts_score._pipeline import answer_question_set, make_question_set
 from pytest_texts_score._seams import door_call
-from scorekit.judges import InvalidReplyError
+from scorekit.judges import InvalidReplyError, reasons_of
 from scorekit.judges._parse import parse_questions
 from scorekit.judges._prompts import number_questions
 
@@ -86,4 +86,4 @@ def evaluate_questions(answer_text: str, questions_text: str) -> list[dict[str, 
     answers = answer_question_set(
         answer_text, questions, run=call.run, retry_on_error=call.retry, session=call.session
     )
-    return answer_dicts(questions, answers)
+    return answer_dicts(questions, answers, reasons_of(answers))

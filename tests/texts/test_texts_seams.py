@@ -503,7 +503,7 @@ def test_a_failure_shows_the_patched_answers_and_their_reasons(no_judge: NoCalls
         " judge: replaced make_questions/evaluate_questions).",
         "Recall side: questions from `expected`, answered from `given`: recall 0.5000;"
         " 1 of 2 answers below 1:",
-        "  0.0000  Does the Seine flow through Paris? (the text does not mention the Seine)",
+        "  0.0000  Does the Seine flow through Paris? (judge: the text does not mention the Seine)",
     ]
 
 

@@ -129,7 +129,7 @@ def _text_details(row: TextScoreRow) -> list[str]:
             break
         side, question, answer = key
         where = f"run {runs[0]}" if len(runs) == 1 else f"{len(runs)} runs"
-        why = f" ({reasons[key]})" if key in reasons else ""
+        why = f" (judge: {reasons[key]})" if key in reasons else ""
         details.append(
             f"    {side} ({where}): {format_score(answer, 1.0)}  "
             + _clip(question + why, _EVIDENCE_WIDTH)
