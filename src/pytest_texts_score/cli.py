@@ -308,12 +308,6 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else format_score(value)
 
 
-def _console_width(out: IO[str]) -> int | None:
-    """None on a terminal (rich fits its width); off one (a pipe, a file) lines never wrap."""
-    isatty = getattr(out, "isatty", None)
-    return None if callable(isatty) and isatty() else 100_000
-
-
 _SIDES = (
     ("recall", "Recall: questions from EXPECTED, answered from GIVEN"),
     ("precision", "Precision: questions from GIVEN, answered from EXPECTED"),
@@ -327,8 +321,10 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
     from rich.text import Text
 
     from scorekit._rounding import format_score
+    from scorekit._text_table import console_width
 
-    console = Console(file=out, highlight=False, soft_wrap=False, width=_console_width(out))
+    # Off a terminal nothing wraps; on one, rich fits its width.
+    console = Console(file=out, highlight=False, soft_wrap=False, width=console_width(out))
     console.print(
         Text.assemble(
             ("precision ", "bold"),

@@ -318,7 +318,11 @@ def _show(card: MCPScorecard, args: argparse.Namespace, out: TextIO) -> None:
         return
     from rich.console import Console
 
-    print_scorecard(card, Console(file=out, width=100, highlight=False))
+    from scorekit._text_table import console_width
+
+    # Off a terminal nothing wraps (a CI log keeps each "Fix first" item on one line); on one,
+    # rich fits its width.
+    print_scorecard(card, Console(file=out, width=console_width(out), highlight=False))
 
 
 def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
