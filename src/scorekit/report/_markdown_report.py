@@ -84,7 +84,7 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
 
     Example:
         >>> md = render_markdown([ToolScoreRow("t::a", "assert_tools", 1.0, 0.9, "passed")], None)
-        >>> "| t::a | assert_tools | 1.000 | 0.90 | passed |" in md
+        >>> "| t::a | assert_tools | 1.0000 | 0.9 | passed |" in md
         True
     """
     texts, tools = split_rows(rows)
