@@ -106,8 +106,7 @@ def test_assertions_match_toolscore(pytester: pytest.Pytester) -> None:
             "E       Tool calls scored *",
             "E       AssertionError: Metrics below 0.9: invocation_accuracy 0.2500, "
             "sequence_accuracy 0.5000, argument_f1 0.6667.",
-            "E       AssertionError: Redundant call rate is 0.3333, which exceeds the maximum "
-            "0.1.",
+            "E       AssertionError: Redundant call rate is 0.3333, which exceeds the maximum 0.1.",
         ],
         consecutive=False,
     )
