@@ -16,9 +16,7 @@ retries, a model that cannot be loaded).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -316,15 +314,14 @@ _SIDES = (
 
 def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str]) -> None:
     """Print the scores and the evidence tables with rich."""
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    from scorekit._pipe import output_console
     from scorekit._rounding import format_score
-    from scorekit._text_table import console_width
 
     # Off a terminal nothing wraps; on one, rich fits its width.
-    console = Console(file=out, highlight=False, soft_wrap=False, width=console_width(out))
+    console = output_console(out, highlight=False, soft_wrap=False)
     console.print(
         Text.assemble(
             ("precision ", "bold"),
@@ -428,10 +425,10 @@ def main(
             render(outcome, expected, given, stdout)
         stdout.flush()
     except BrokenPipeError:
-        # The reader left early (`| head`): not an error of ours; keep Python from
-        # complaining again when it flushes stdout at exit.
-        with contextlib.suppress(OSError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The reader left early (`| head`): quiet, and no verdict claimed for a cut output.
+        from scorekit._pipe import reader_left
+
+        return reader_left()
     return EXIT_OK
 
 

@@ -105,6 +105,11 @@ def run(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
     except (TraceFileError, _BadInput) as exc:
         sys.stderr.write(f"toolscore: error: {exc}\n")
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader left early (`| head`): quiet, and no verdict claimed for a cut output.
+        from scorekit._pipe import reader_left
+
+        return reader_left()
     except OSError as exc:
         name = exc.filename if exc.filename is not None else "?"
         sys.stderr.write(f"toolscore: error: {os.fspath(name)}: {exc.strerror or exc}\n")
