@@ -18,6 +18,9 @@ import os
 import time
 from collections.abc import Iterator
 
+# numpy is imported once per process here: an in-process pytester run drops the modules it
+# imported when it ends, and numpy cannot be imported a second time in one process.
+import numpy  # noqa: F401
 import pytest
 
 from fakes.openai_server import FakeLLM

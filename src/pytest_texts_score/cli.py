@@ -317,7 +317,7 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
     from rich.table import Table
     from rich.text import Text
 
-    from scorekit._pipe import output_console
+    from scorekit._command_output import output_console
     from scorekit._rounding import format_score
 
     # Off a terminal nothing wraps; on one, rich fits its width.
@@ -398,14 +398,16 @@ def main(
         return EXIT_BAD_INPUT
     stdin = stdin if stdin is not None else sys.stdin
 
+    from scorekit._command_output import warnings_as_lines
     from scorekit.judges import JudgeConfigError, JudgeError, SettingsError
 
     try:
-        report_format = _report_format(args)
-        expected, given = _sources(args, stdin)
-        outcome, stats, api_key = _score(args, expected.text, given.text)
-        if report_format is not None:
-            _write_report(report_format, args.output, outcome, stats, api_key, expected, given)
+        with warnings_as_lines(PROG):
+            report_format = _report_format(args)
+            expected, given = _sources(args, stdin)
+            outcome, stats, api_key = _score(args, expected.text, given.text)
+            if report_format is not None:
+                _write_report(report_format, args.output, outcome, stats, api_key, expected, given)
     except OSError as exc:  # the report file cannot be written (ReportError names it)
         return _fail(EXIT_BAD_INPUT, str(exc))
     except BadInput as exc:
@@ -426,7 +428,7 @@ def main(
         stdout.flush()
     except BrokenPipeError:
         # The reader left early (`| head`): quiet, and no verdict claimed for a cut output.
-        from scorekit._pipe import reader_left
+        from scorekit._command_output import reader_left
 
         return reader_left()
     return EXIT_OK

@@ -17,7 +17,6 @@ import pytest
 from conftest import FAKE_KEY
 from fakes.openai_server import FakeLLM
 from pytest_texts_score.cli import EXIT_BAD_INPUT, EXIT_JUDGE_FAILED, main
-from scorekit._cache import JudgeCacheWarning
 
 TEXTS = ["compare", "--expected-text", "Paris is in France.", "--given-text", "Paris is big."]
 
@@ -144,7 +143,7 @@ def test_an_unknown_provider_stops_pytest_even_without_text_tests(
     # No test scores a text: a typo in the judge's name must still not pass silently.
     pytester.makepyfile("def test_plain():\n    assert True\n")
     pytester.makeini("[pytest]\n" + ini)
-    result = pytester.runpytest(*args)
+    result = pytester.runpytest_subprocess(*args)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines([message + "package.module:attr."])
 
@@ -152,7 +151,8 @@ def test_an_unknown_provider_stops_pytest_even_without_text_tests(
 def test_a_custom_provider_is_checked_only_when_used(pytester: pytest.Pytester) -> None:
     # ``package.module:attr`` is imported when a test needs the judge, not at start-up.
     pytester.makepyfile("def test_plain():\n    assert True\n")
-    pytester.runpytest("--llm-provider=not_installed_pkg:Judge").assert_outcomes(passed=1)
+    result = pytester.runpytest_subprocess("--llm-provider=not_installed_pkg:Judge")
+    result.assert_outcomes(passed=1)
 
 
 def test_each_surface_names_its_own_local_model_setting(
@@ -171,7 +171,9 @@ def test_each_surface_names_its_own_local_model_setting(
             texts_expect_f1_equal("Paris is in France.", "Paris is big.")
         """
     )
-    result = pytester.runpytest(f"--llm-local-model={missing}")
+    # In a subprocess: loading the local judge imports numpy, which an in-process run would
+    # drop from sys.modules afterwards (and numpy cannot be imported twice in one process).
+    result = pytester.runpytest_subprocess(f"--llm-local-model={missing}")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines([f"*JudgeConfigError: --llm-local-model {missing} does not exist*"])
     script = tmp_path / "plain.py"
@@ -216,10 +218,11 @@ def test_a_cache_that_cannot_be_written_names_the_cli_flags(
     blocker.write_text("not a folder")
     judge = ["--provider", "openai", "--base-url", fake_llm.base_url, "--model", "m",
              "--api-key", FAKE_KEY, "--cache-dir", str(blocker / "cache")]  # fmt: skip
-    with pytest.warns(JudgeCacheWarning) as warned:
-        code, err = _cli([*TEXTS, *judge], capsys)
+    code, err = _cli([*TEXTS, *judge], capsys)
     assert code == 0, err  # the run goes on without the cache
-    (message,) = [str(w.message) for w in warned]
+    # One line on stderr, as the command's own warning (no file name, no source line).
+    (message,) = err.splitlines()
+    assert message.startswith("texts-score: warning: scorekit judge cache: error opening ")
     assert "point --cache-dir or SCOREKIT_CACHE_DIR at a writable folder" in message
     assert "turn the cache off with --cache off" in message
     assert "--llm-" not in message

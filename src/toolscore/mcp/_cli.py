@@ -316,7 +316,7 @@ def _show(card: MCPScorecard, args: argparse.Namespace, out: TextIO) -> None:
     if getattr(args, "json", False):
         out.write(json.dumps(scorecard_to_json(card), indent=2, ensure_ascii=False) + "\n")
         return
-    from scorekit._pipe import output_console
+    from scorekit._command_output import output_console
 
     # Off a terminal nothing wraps (a CI log keeps each "Fix first" item on one line); on one,
     # rich fits its width.
