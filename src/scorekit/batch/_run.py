@@ -208,7 +208,11 @@ def run_dataset(
             reporter.update(
                 rows=len(rows), errors=new_errors, skipped=result.skipped, nbytes=result.nbytes
             )
-            for kind in columns[ERROR_KIND]:
+            kinds = columns[ERROR_KIND]
+            if kinds and "judge_error" not in kinds:
+                judge_failures = 0
+                kinds = []
+            for kind in kinds:
                 judge_failures = judge_failures + 1 if kind == "judge_error" else 0
                 if judge_failures >= JUDGE_OUTAGE_ROWS:
                     raise JudgeOutageError(

@@ -86,6 +86,7 @@ class BatchTask(Protocol):
         batch_size: rows per batch when the caller does not choose.
         processes: True when scoring is CPU-bound (worker processes help); False when it
             waits on a remote judge (one process with many calls in flight is enough).
+        pause_gc: True when the garbage collector may be paused while a batch is scored.
     """
 
     @property
@@ -105,6 +106,13 @@ class BatchTask(Protocol):
 
     @property
     def processes(self) -> bool: ...
+
+    @property
+    def pause_gc(self) -> bool:
+        """True when scoring is pure computation on this thread that leaves no reference
+        cycles behind: the garbage collector is then paused for the whole batch (it would
+        rescan the batch's many small containers again and again)."""
+        ...
 
     def prepare(self) -> None:
         """Load what scoring needs (a judge, a gold index) once per process."""
@@ -251,7 +259,7 @@ def row_id(value: Any) -> str | None:
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (a CPU-bound task may score its rows under it).
+    """Pause the cyclic garbage collector (a task with ``pause_gc`` is scored under it).
 
     A batch allocates many small containers that hold no cycles; while a batch is alive the
     collector would rescan them again and again (20-30% of the time of a tool-call batch).
@@ -278,25 +286,32 @@ def score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None = None) -
         The result columns; a row that cannot be scored is an error row (``error`` and
         ``error_kind`` set, the fields None), never an exception.
     """
+    if task.pause_gc:
+        # Paused until the batch's rows are freed: only the result is left for the collector.
+        with gc_paused():
+            return _score_batch(task, batch, done)
+    return _score_batch(task, batch, done)
+
+
+def _score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> ResultBatch:
     with gc_paused():
         decoded, raw, ids, first = _decode(task, batch)
-    keep = list(range(len(decoded)))
-    skipped = 0
-    if done is not None and not done.empty:
-        skip = done.skip_mask(ids, batch.start)
-        keep = [i for i in keep if not skip[i]]
-        skipped = len(decoded) - len(keep)
-
-    todo = [i for i in keep if first[i] is None]
-    # Not paused here: a task's scoring may run for long (an LLM judge) on other threads too.
-    scored, stats = task.score_rows(
-        [decoded[i] for i in todo],  # type: ignore[misc]  # no RowError left in todo
-        [raw[i] for i in todo],
-    )
+        keep = range(len(decoded))
+        skipped = 0
+        if done is not None and not done.empty:
+            skip = done.skip_mask(ids, batch.start)
+            keep = [i for i in keep if not skip[i]]  # type: ignore[assignment]
+            skipped = len(decoded) - len(keep)
+        todo = [i for i in keep if first[i] is None]
+        rows: list[dict[str, Any]] = [decoded[i] for i in todo]  # type: ignore[misc]
+        lines = [raw[i] for i in todo]
+    # Without pause_gc the collector runs while the task scores: that may take long (an LLM
+    # judge), on other threads too.
+    scored, stats = task.score_rows(rows, lines)
     with gc_paused():
-        columns = _columns(task, keep, ids, first, dict(zip(todo, scored, strict=True)))
+        columns = _columns(task, keep, ids, first, todo, scored)
     return ResultBatch(
-        index=keep,
+        index=list(keep),
         columns=columns,
         consumed=len(decoded),
         skipped=skipped,
@@ -308,14 +323,23 @@ def score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None = None) -
 def _decode(
     task: BatchTask, batch: RowBatch
 ) -> tuple[
-    list[dict[str, Any] | RowError], list[bytes | None], list[str | None], list[RowError | None]
+    list[dict[str, Any] | RowError], Sequence[bytes | None], list[str | None], list[RowError | None]
 ]:
     """Each row decoded (or the error that stops it), its raw line, its id."""
-    raw: list[bytes | None]
+    raw: Sequence[bytes | None]
     decoded: list[dict[str, Any] | RowError]
     if batch.lines is not None:
-        raw = list(batch.lines)
-        decoded = [_decode_line(line) for line in batch.lines]
+        raw = batch.lines
+        decoded = []
+        add = decoded.append
+        loads = json.loads
+        for line in raw:
+            try:
+                value = loads(line.decode("utf-8"))
+            except ValueError:  # UnicodeDecodeError too: the error row says which
+                add(_decode_line(line))
+                continue
+            add(value if type(value) is dict else _decode_line(line))
     elif batch.table is not None:
         wanted = [*task.columns, *([task.id_column] if task.id_column else [])]
         decoded = list(_table_records(batch.table, wanted))
@@ -334,21 +358,25 @@ def _decode(
         raw = [None] * len(decoded)
 
     id_column = task.id_column
+    if id_column is None:
+        return (
+            decoded,
+            raw,
+            [None] * len(decoded),
+            [rec if isinstance(rec, RowError) else None for rec in decoded],
+        )
     ids: list[str | None] = []
     first: list[RowError | None] = []
+    add_id, add_first = ids.append, first.append
     for rec in decoded:
         if isinstance(rec, RowError):
-            ids.append(None)
-            first.append(rec)
-            continue
-        if id_column is None:
-            ids.append(None)
-            first.append(None)
+            add_id(None)
+            add_first(rec)
             continue
         value = rec.get(id_column)
         if value is None:
-            ids.append(None)
-            first.append(
+            add_id(None)
+            add_first(
                 RowError(
                     "missing_column",
                     f"the row has no {id_column!r} value (its id); "
@@ -356,35 +384,44 @@ def _decode(
                 )
             )
         else:
-            ids.append(row_id(value))
-            first.append(None)
-
+            add_id(value if type(value) is str else row_id(value))
+            add_first(None)
     return decoded, raw, ids, first
 
 
 def _columns(
     task: BatchTask,
-    keep: list[int],
+    keep: Sequence[int],
     ids: list[str | None],
     first: list[RowError | None],
-    outcome: dict[int, tuple[Any, ...] | RowError],
+    todo: list[int],
+    scored: list[tuple[Any, ...] | RowError],
 ) -> dict[str, list[Any]]:
     n_fields = len(task.fields)
-    empty = (None,) * n_fields
-    field_values: list[tuple[Any, ...]] = []
-    errors: list[str | None] = []
-    kinds: list[str | None] = []
-    for i in keep:
-        result = first[i] or outcome[i]
-        if isinstance(result, RowError):
-            field_values.append(empty)
-            errors.append(result.message)
-            kinds.append(result.kind)
-        else:
-            field_values.append(result)
-            errors.append(None)
-            kinds.append(None)
-    columns: dict[str, list[Any]] = {ID: [ids[i] for i in keep]}
+    outcome: list[Any] = list(first)
+    for i, result in zip(todo, scored, strict=True):
+        outcome[i] = result
+    if len(keep) != len(outcome):
+        outcome = [outcome[i] for i in keep]
+        ids = [ids[i] for i in keep]
+    if all(type(result) is tuple for result in outcome):
+        field_values = outcome
+        errors: list[str | None] = [None] * len(outcome)
+        kinds: list[str | None] = errors.copy()
+    else:
+        empty = (None,) * n_fields
+        field_values = []
+        errors, kinds = [], []
+        for result in outcome:
+            if isinstance(result, RowError):
+                field_values.append(empty)
+                errors.append(result.message)
+                kinds.append(result.kind)
+            else:
+                field_values.append(result)
+                errors.append(None)
+                kinds.append(None)
+    columns: dict[str, list[Any]] = {ID: ids}
     transposed = list(zip(*field_values, strict=True)) if field_values else [()] * n_fields
     for f, values in zip(task.fields, transposed, strict=True):
         columns[f.name] = list(values)
