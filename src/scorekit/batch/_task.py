@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from scorekit.batch._done import DoneIds
+from scorekit.batch._errors import RowError
+from scorekit.batch._jsonlines import decode_lines
 
 __all__ = [
     "ERROR",
@@ -59,20 +61,6 @@ class Field:
     score: bool = False
     category: bool = False
     failure: str | None = None
-
-
-class RowError(Exception):
-    """A row that cannot be scored: recorded with its kind and message, never raised further.
-
-    Kinds: ``bad_json`` (not JSON, or not an object), ``missing_column``, ``bad_value`` (a
-    column of the wrong type), ``bad_gold``, ``bad_trace``, ``missing_gold``, ``judge_error``,
-    ``internal`` (an error of ours; the message says which).
-    """
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
 
 
 class BatchTask(Protocol):
@@ -190,34 +178,6 @@ def result_columns(task: BatchTask) -> list[str]:
     return [ID, ROW, *(f.name for f in task.fields), ERROR, ERROR_KIND]
 
 
-def _decode_line(line: bytes) -> dict[str, Any] | RowError:
-    try:
-        value = json.loads(line.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        return RowError(
-            "bad_json", f"the line is not UTF-8 text ({exc.reason} at byte {exc.start})"
-        )
-    except ValueError as exc:
-        return RowError("bad_json", f"the line is not valid JSON ({exc})")
-    if not isinstance(value, dict):
-        return RowError(
-            "bad_json", f"the line holds a JSON {_json_type(value)}, not an object with columns"
-        )
-    return value
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, bool):
-        return "boolean"
-    if value is None:
-        return "null"
-    return "number"
-
-
 def _without_nulls(value: Any) -> Any:
     # A struct column has every field of its schema in every row, null where the row had no
     # such key: read a null field as an absent key, as the row was written.
@@ -330,16 +290,7 @@ def _decode(
     decoded: list[dict[str, Any] | RowError]
     if batch.lines is not None:
         raw = batch.lines
-        decoded = []
-        add = decoded.append
-        loads = json.loads
-        for line in raw:
-            try:
-                value = loads(line.decode("utf-8"))
-            except ValueError:  # UnicodeDecodeError too: the error row says which
-                add(_decode_line(line))
-                continue
-            add(value if type(value) is dict else _decode_line(line))
+        decoded = decode_lines(raw)
     elif batch.table is not None:
         wanted = [*task.columns, *([task.id_column] if task.id_column else [])]
         decoded = list(_table_records(batch.table, wanted))
