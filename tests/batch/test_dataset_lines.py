@@ -3,6 +3,7 @@ decoding that gives the standard library's values and error messages."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import math
@@ -131,3 +132,20 @@ def test_a_huge_integer_id_is_written_as_its_digits(tmp_path: Path) -> None:
         ("7", 1, 0.1),
     ]
     assert summary.rows == 2 and summary.errors == 0
+
+
+def test_a_run_leaves_the_collectors_frozen_objects_as_it_found_them(tmp_path: Path) -> None:
+    source = tmp_path / "rows.jsonl"
+    calls = [{"tool": "search", "args": {"q": "x"}}]
+    source.write_text(json.dumps({"id": "a", "expected": calls, "actual": calls}) + "\n")
+    gc.unfreeze()  # a known start: nothing frozen
+    toolscore.evaluate_dataset(source, workers=1, progress=False)
+    assert gc.get_freeze_count() == 0  # frozen for the run, unfrozen after it
+
+    gc.freeze()  # a process that froze its own objects keeps them frozen
+    try:
+        frozen = gc.get_freeze_count()
+        toolscore.evaluate_dataset(source, workers=1, progress=False)
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

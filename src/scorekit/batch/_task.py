@@ -30,6 +30,7 @@ __all__ = [
     "ResultBatch",
     "RowBatch",
     "RowError",
+    "freeze_heap",
     "gc_paused",
     "result_columns",
     "score_batch",
@@ -231,6 +232,20 @@ def gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def freeze_heap() -> bool:
+    """Move every object alive now out of the cyclic collector's sight (``gc.freeze``).
+
+    A run's process holds tens of thousands of long-lived objects (numpy, pyarrow, the
+    engine's modules) that every full collection would rescan while millions of rows go by.
+    Returns False, freezing nothing, when the process froze objects of its own already (the
+    caller then must not ``gc.unfreeze()``).
+    """
+    if gc.get_freeze_count():
+        return False
+    gc.freeze()
+    return True
 
 
 def score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None = None) -> ResultBatch:
