@@ -78,10 +78,13 @@ _SUFFIX = "?"
 #: Words after which a full stop does not end a sentence.
 _ABBREVIATIONS = frozenset(
     str.split(
-        "mr mrs ms dr prof st sr jr vs etc e.g i.e inc ltd co corp no nos fig approx dept est"
-        " a.m p.m u.s u.k jan feb mar apr jun jul aug sep sept oct nov dec"
+        "mr mrs ms dr prof st sr jr vs e.g i.e no nos fig approx dept est u.s u.k"
+        " jan feb mar apr jun jul aug sep sept oct nov dec"
     )
 )
+#: Abbreviations that often close a sentence: their full stop ends it when a capital follows
+#: ("... until 5 p.m. Tickets cost ...").
+_FINAL_ABBREVIATIONS = frozenset(str.split("a.m p.m etc inc ltd co corp"))
 _BULLET = re.compile(r"^\s*(?:[-*•‣◦]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+")
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s+")
 _TRAILING = re.compile(r"[\s.!?;:,]+$")
@@ -90,6 +93,8 @@ _CLAUSE_SPLIT = re.compile(r"\s*;\s+|,\s+(?:and|but|while|whereas|yet)\s+")
 #: ``and``/``but`` without a comma also split, when both sides are long enough to be facts.
 _AND_SPLIT = re.compile(r"\s+(?:and|but)\s+")
 _MIN_CLAUSE_WORDS = 3
+#: Words that pair what comes before and after an "and" ("between midnight and 5 a.m.").
+_PAIRING = frozenset(["between", "both"])
 _MIN_AND_WORDS = 5
 #: Statements longer than this many words are cut into pieces (the model reads 256 tokens).
 _MAX_WORDS = 60
@@ -107,6 +112,8 @@ def _ends_sentence(before: str, after: str, lowercase_text: bool) -> bool:
     if not after:
         return True
     first = after[0]
+    if last in _FINAL_ABBREVIATIONS:
+        return first.isupper()
     if first.isupper() or first.isdigit() or first in "\"'“‘([":
         return True
     return lowercase_text
@@ -166,7 +173,9 @@ def clauses(sentence: str) -> list[str]:
     out: list[str] = []
     for part in merged:
         pieces = _AND_SPLIT.split(part)
-        if len(pieces) > 1 and all(_words(p) >= _MIN_AND_WORDS for p in pieces):
+        # "between 9 and 5", "both tea and coffee": one range or pair, not two facts.
+        paired = any(_PAIRING & {w.lower() for w in p.split()[-3:]} for p in pieces[:-1])
+        if len(pieces) > 1 and not paired and all(_words(p) >= _MIN_AND_WORDS for p in pieces):
             out.extend(pieces)
         else:
             out.append(part)
@@ -209,6 +218,11 @@ _MEASURED_BEFORE = frozenset(
         "immediately",
         "moments",
         "decades",
+        # A word bound to the phrase after it: "possible only until", "not after", "even
+        # during" (the phrase is not a detail of its own).
+        "only",
+        "not",
+        "even",
     ]
 )
 #: A verb of the main clause after the phrase: the phrase sits inside the subject.
