@@ -225,6 +225,15 @@ _MEASURED_BEFORE = frozenset(
         "even",
     ]
 )
+#: A phrase that only times the verb ("expires after 24 hours", "closes until 2 p.m."): it
+#: belongs to the verb's fact, and the main clause alone would state another one.
+_TIME_SPAN = re.compile(
+    r"^(?:after|before|until|during|following|since)\s+(?:about\s+|roughly\s+|around\s+)?"
+    r"(?:\d[\d.,:]*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|twenty|thirty|forty|fifty|sixty|a few|several)\s*"
+    r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|a\.?m|p\.?m)?$",
+    re.IGNORECASE,
+)
 #: A verb of the main clause after the phrase: the phrase sits inside the subject.
 _FINITE = re.compile(r"\b(?:is|are|was|were|has been|have been|had been|will be)\b", re.I)
 #: Words a main clause needs before a detail is split from it.
@@ -259,7 +268,7 @@ def split_detail(statement: str) -> tuple[str, str] | None:
             inner, sep, after = detail.partition(", ")
             if sep and _words(after) >= 2:
                 detail, rest = inner, after
-        if not main or _words(detail) < _MIN_DETAIL_WORDS:
+        if not main or _words(detail) < _MIN_DETAIL_WORDS or _TIME_SPAN.match(detail):
             continue
         if not match.group(0).startswith(",") and _FINITE.search(detail):
             continue  # "A bug that duplicated tags after an import is fixed": no detail
