@@ -11,8 +11,9 @@ from typing import Any
 
 from pytest_texts_score import _validation as v
 from pytest_texts_score._messages import TextsAssertionError, failure_message
-from pytest_texts_score._pipeline import TextsOutcome, evaluate_texts
-from pytest_texts_score.evaluate_score import AggType, scores_agg
+from pytest_texts_score._outcome import TextsOutcome
+from pytest_texts_score._scores import assertion_work
+from pytest_texts_score.evaluate_score import AggType
 from scorekit._session import current_session
 from scorekit.judges import JudgeError
 from scorekit.report import TextScoreRow, active_recorder
@@ -89,13 +90,14 @@ def _run(
         )
 
     try:
-        scored = evaluate_texts(
+        score, scored = assertion_work(
+            metric,
             expected,
             given,
-            metric=metric,
+            agg=agg,
             question_runs=question_runs,
             answer_runs=answer_runs,
-            retry_on_error=retry_on_error,
+            retry=retry_on_error,
             session=session,
         )
     except Exception as exc:
@@ -104,7 +106,6 @@ def _run(
         cause = str(exc) if isinstance(exc, JudgeError) else f"{type(exc).__name__}: {exc}"
         record("error", None, None, cause)
         raise
-    score = scores_agg(scored.scores(metric), agg) if agg is not None else scored.score
     passed = low - _EPS <= score <= high + _EPS
     record("passed" if passed else "failed", score, scored, None)
     if not passed:

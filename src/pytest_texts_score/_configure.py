@@ -68,7 +68,7 @@ def configure(backend: Backend | None = None, **settings: Any) -> None:
     if backend is not None:
         _check_backend(backend)
     # Validates names and values (SettingsError is a ValueError naming the setting).
-    given = resolve_settings(overrides=settings, env={})
+    given = resolve_settings(overrides=settings, env={}, surface="python")
     names = [key.removeprefix("llm_") for key in settings]
 
     session = current_session()

@@ -11,7 +11,12 @@ from __future__ import annotations
 import math
 import statistics
 
+# pytest.fail.Exception, importable under a name type checkers accept as a base class.
+from _pytest.outcomes import Failed
+
 from pytest_texts_score._pipeline import TextsOutcome
+from scorekit._rounding import format_bound as _bound
+from scorekit._rounding import format_score
 from scorekit._shorten import shorten
 from scorekit.report import Evidence
 
@@ -34,10 +39,13 @@ _SIDE_TITLES = {
 _AGG_WORDS = {"min": "minimum", "max": "maximum", "mean": "mean", "median": "median"}
 
 
-class TextsAssertionError(AssertionError):
+class TextsAssertionError(AssertionError, Failed):
     """A text score fell outside its bounds (an ordinary test failure).
 
-    Exported as ``pytest_texts_score.TextsAssertionError``; catching ``AssertionError`` works.
+    Exported as ``pytest_texts_score.TextsAssertionError``. It is an ``AssertionError`` and
+    also what ``pytest.fail`` raises (``pytest.fail.Exception``), the exception the reference
+    package's assertions fail with, so ``pytest.raises(AssertionError)`` and
+    ``pytest.raises(pytest.fail.Exception)`` both catch it.
 
     Attributes:
         score: the score (or the aggregate) that was checked.
@@ -49,38 +57,24 @@ class TextsAssertionError(AssertionError):
     def __init__(
         self, message: str, *, score: float, low: float, high: float, outcome: TextsOutcome
     ) -> None:
-        super().__init__(message)
+        AssertionError.__init__(self, message)
+        # What pytest reads of an OutcomeException: the message, and a full traceback.
+        self.msg = message
+        self.pytrace = True
         self.score = score
         self.low = low
         self.high = high
         self.outcome = outcome
 
+    def __str__(self) -> str:
+        return self.msg or ""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.msg!r})"
+
 
 # Tracebacks and pytest's summary name the class by module; show the public home.
 TextsAssertionError.__module__ = "pytest_texts_score"
-
-
-def format_score(value: float, other: float | None = None) -> str:
-    """Format a score with two decimals, or more when two decimals would hide a difference
-    from ``other`` (``0.7999 < 0.8`` must not read ``0.80 < 0.80``).
-
-    Example:
-        >>> format_score(0.5)
-        '0.50'
-        >>> format_score(0.7999, 0.8)
-        '0.7999'
-    """
-    if other is None or value == other:
-        return f"{value:.2f}"
-    for digits in range(2, 7):
-        if f"{value:.{digits}f}" != f"{other:.{digits}f}":
-            return f"{value:.{digits}f}"
-    return repr(value)
-
-
-def _bound(value: float) -> str:
-    text = f"{value:.6f}".rstrip("0")
-    return text + "0" if text.endswith(".") else text
 
 
 def _headline(
@@ -94,12 +88,18 @@ def _headline(
 ) -> str:
     what = f"Text {label}"
     if aggregation is not None:
-        what += f" ({_AGG_WORDS.get(aggregation, aggregation)} of {n_runs} runs)"
+        runs = f"{n_runs} run" + ("" if n_runs == 1 else "s")
+        what += f" ({_AGG_WORDS.get(aggregation, aggregation)} of {runs})"
     if score < low:
         verdict = f"below minimum: {format_score(score, low)} < {_bound(low)}"
     else:
         verdict = f"above maximum: {format_score(score, high)} > {_bound(high)}"
     return f"{what} {verdict} (allowed [{_bound(low)}, {_bound(high)}]; judge: {judge})."
+
+
+def _answer(value: float) -> str:
+    # Listed as below 1, so it must not read 1.00 (0.999 shows as 0.999).
+    return format_score(value, 1.0)
 
 
 def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
@@ -109,7 +109,8 @@ def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
     several = outcome.question_runs * outcome.answer_runs > 1
     score_word = "mean " if several else ""
     if not items:
-        return [f"{title}: {score_word}{side} {format_score(mean)}; no questions (blank text)."]
+        why = "blank text" if outcome.evidence_known else f"scores from {outcome.judge}"
+        return [f"{title}: {score_word}{side} {format_score(mean)}; no questions ({why})."]
     below = sorted((e for e in items if e.answer < 1.0), key=lambda e: (e.answer, e.run))
     head = (
         f"{title}: {score_word}{side} {format_score(mean)};"
@@ -120,7 +121,7 @@ def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
     lines = [head + ":"]
     if not several:
         shown = [
-            f"  {e.answer:.2f}  {shorten(e.question, QUESTION_WIDTH)}{_because(e.reason)}"
+            f"  {_answer(e.answer)}  {shorten(e.question, QUESTION_WIDTH)}{_because(e.reason)}"
             for e in below
         ]
     else:
@@ -135,9 +136,9 @@ def _side_lines(outcome: TextsOutcome, side: str) -> list[str]:
             listed = ", ".join(runs[:MAX_RUN_IDS]) + (", ..." if len(runs) > MAX_RUN_IDS else "")
             answers = [e.answer for e in group]
             value = (
-                f"{min(answers):.2f}"
+                _answer(min(answers))
                 if len(set(answers)) == 1
-                else (f"{min(answers):.2f}-{max(answers):.2f}")
+                else f"{_answer(min(answers))}-{_answer(max(answers))}"
             )
             reason = next((e.reason for e in group if e.reason), None)
             shown.append(
@@ -199,8 +200,9 @@ def failure_message(
         outcome: the scored outcome.
         expected / given: the texts.
     """
-    lines = [_headline(label, aggregation, len(outcome.runs), score, low, high, outcome.judge)]
-    if aggregation is not None:
+    n_runs = len(outcome.runs) or outcome.question_runs * outcome.answer_runs
+    lines = [_headline(label, aggregation, n_runs, score, low, high, outcome.judge)]
+    if aggregation is not None and outcome.runs:
         lines.extend(_runs_lines(outcome, metric, label))
     for side in ("precision", "recall"):
         if getattr(outcome, side) is not None:

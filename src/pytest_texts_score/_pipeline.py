@@ -1,4 +1,4 @@
-"""The one path from two texts to scores: plan every judge call, run them together, score.
+"""The one path from two texts to scores: plan the judge calls, make them, score.
 
 Directions (as in the reference document):
 
@@ -7,28 +7,46 @@ Directions (as in the reference document):
 * **recall** (alias *correctness*): questions written from ``expected``, answered from
   ``given``: how much of ``expected`` ``given`` covers.
 
-For ``question_runs`` x ``answer_runs`` runs, each side writes ``question_runs`` question sets,
-and each set is answered ``answer_runs`` times. Every question set of every side is requested at
-once; each set's answer calls start as soon as its questions arrive, all of them together. So an
-assertion costs two judge round trips however many runs it has (the process-wide limit
-``llm_max_concurrency`` permitting). F1 is computed per (question run, answer run) pair from that
-pair's precision and recall.
+The plan: for ``question_runs`` x ``answer_runs`` runs, each side writes ``question_runs``
+question sets (``evaluate_score.make_questions``), and each set is answered ``answer_runs``
+times (``evaluate_score.evaluate_questions``). A blank text asks nothing (its side scores 1.0)
+and a blank answering text supports nothing (0.0), without a call. F1 is computed per
+(question run, answer run) pair from that pair's precision and recall.
 
-Every public function of the package (``score_one_side``, ``texts_multiple_*``,
-``communication.*``, ``texts_evaluate_*`` and the assertions) goes through this module.
+Two ways to make the calls, one plan and one scoring:
+
+* **together** (the two seams are the real ones): every question set of every side is
+  requested at once; each set's answer calls start as soon as its questions arrive. An
+  assertion costs two judge round trips however many runs it has (``llm_max_concurrency``
+  permitting).
+* **in order** (a test replaced ``make_questions`` or ``evaluate_questions``): one call after
+  the other, in the reference's order, each through the name on ``evaluate_score`` as it is
+  at call time: a replacement is a test double that counts calls and hands out
+  ``side_effect`` lists in order.
+
+A failed unit of work (one question run; for a single run of both sides, one side) is retried
+as the reference document says (see :mod:`pytest_texts_score._seams`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
+from pytest_texts_score import _seams
+from pytest_texts_score._outcome import (
+    SideRun,
+    TextsOutcome,
+    answer_dicts,
+    assemble,
+    f1_score,
+    score_answers,
+)
 from scorekit._session import ScoreSession, current_session
-from scorekit.judges import Judge, JudgeConfigError, reasons_of, run_sync
-from scorekit.report import Evidence, RunScore
+from scorekit.judges import InvalidReplyError, Judge, JudgeConfigError, reasons_of, run_sync
+from scorekit.judges._parse import parse_questions
 
 __all__ = [
     "Metric",
@@ -39,79 +57,17 @@ __all__ = [
     "f1_score",
     "judge_of",
     "make_question_set",
+    "parse_question_text",
 ]
 
 Metric = Literal["precision", "recall", "f1"]
+#: ``run``: a unit per question run holding every side, one retry budget for the call
+#: (``texts_multiple_*``); ``side``: a unit per side, each with its own budget (a single run of
+#: both sides, which the reference scores as two ``score_one_side`` calls).
+Grouping = Literal["run", "side"]
 _METRICS = ("precision", "recall", "f1")
 
 T = TypeVar("T")
-
-
-def f1_score(precision: float, recall: float) -> float:
-    """Harmonic mean of precision and recall; 0.0 when both are 0 (never a division by zero).
-
-    Raises:
-        ValueError: a value is NaN, infinite or outside ``[0, 1]``.
-
-    Example:
-        >>> f1_score(1.0, 0.5)
-        0.6666666666666666
-    """
-    for name, value in (("precision", precision), ("recall", recall)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"f1_score: `{name}` must be a number in [0, 1]; {value!r} given.")
-        if not (math.isfinite(value) and 0.0 <= value <= 1.0):
-            raise ValueError(f"f1_score: `{name}` must be a number in [0, 1]; {value!r} given.")
-    total = precision + recall
-    if total == 0:
-        return 0.0
-    return float(2 * precision * recall / total)
-
-
-@dataclass
-class TextsOutcome:
-    """The result of scoring two texts: scores, every run, every question with its answer.
-
-    Attributes:
-        metric: the metric asked for (``precision``, ``recall`` or ``f1``).
-        precision: mean precision over the runs, or None when only recall was asked for.
-        recall: mean recall over the runs, or None when only precision was asked for.
-        f1: mean of the per-run F1 scores, or None unless ``metric == "f1"``.
-        runs: one :class:`~scorekit.report.RunScore` per (question run, answer run) pair, in
-            that order (question run outer).
-        evidence: every question with its answer, per side and run.
-        judge: the judge's short name (``local``, ``openai``, ``azure``, a class name).
-        question_runs: question sets written per side.
-        answer_runs: times each question set was answered.
-    """
-
-    metric: str
-    precision: float | None
-    recall: float | None
-    f1: float | None
-    runs: list[RunScore] = field(default_factory=list)
-    evidence: list[Evidence] = field(default_factory=list)
-    judge: str = ""
-    question_runs: int = 1
-    answer_runs: int = 1
-
-    @property
-    def score(self) -> float:
-        """The mean score of the metric asked for."""
-        value = getattr(self, self.metric)
-        assert value is not None  # the metric asked for is always computed
-        return float(value)
-
-    def scores(self, metric: str | None = None) -> list[float]:
-        """Every run's score of ``metric`` (default: the metric asked for), run order kept."""
-        name = metric or self.metric
-        out: list[float] = []
-        for run in self.runs:
-            value = getattr(run, name)
-            if value is None:
-                raise ValueError(f"{name} was not computed for this outcome (metric={self.metric})")
-            out.append(float(value))
-        return out
 
 
 def judge_of(session: ScoreSession | None = None) -> Judge:
@@ -121,13 +77,14 @@ def judge_of(session: ScoreSession | None = None) -> Judge:
         JudgeConfigError: the judge cannot be built (unknown provider, missing setting, the
             local judge's model or runtime missing).
     """
+    __tracebackhide__ = True
     session = session or current_session()
     try:
         return session.judge()
     except ImportError as exc:
         raise JudgeConfigError(
             f"the {session.judge_name} judge cannot be loaded: {exc}. Configure another judge"
-            " (--llm-provider, or pytest_texts_score.configure(...))."
+            f" ({session.settings.label('provider')})."
         ) from exc
 
 
@@ -146,72 +103,186 @@ async def _all(aws: Sequence[Awaitable[T]]) -> list[T]:
         raise
 
 
-@dataclass
-class _SideRun:
-    """One question set of one side and its answer runs."""
-
-    side: str
-    question_run: int
-    scores: list[float]
-    evidence: list[Evidence]
-
-
 def _blank(text: str) -> bool:
     return not text.strip()
 
 
-async def _side(
-    judge: Judge,
-    side: str,
-    base_text: str,
-    answer_text: str,
-    question_run: int,
-    answer_runs: int,
-    retry: bool,
-) -> _SideRun:
-    if _blank(base_text):
-        # Nothing is claimed, so nothing can be missing or unsupported: vacuously 1.0, no call.
-        return _SideRun(side, question_run, [1.0] * answer_runs, [])
-    questions = await judge.questions(base_text, run=question_run, retry=retry)
-    if _blank(answer_text):
-        # An empty text supports no question; asking a judge would only add noise and cost.
-        answer_sets = [[0.0] * len(questions) for _ in range(answer_runs)]
-    else:
-        answer_sets = await _all(
-            [
-                judge.answers(answer_text, questions, run=(question_run, a), retry=retry)
-                for a in range(answer_runs)
-            ]
-        )
-    scores: list[float] = []
-    evidence: list[Evidence] = []
-    for a, answers in enumerate(answer_sets):
-        scores.append(sum(answers) / len(answers) if answers else 1.0)
-        evidence.extend(
-            Evidence(side=side, question=q, answer=float(x), run=[question_run, a], reason=why)
-            for q, x, why in zip(questions, answers, reasons_of(answers), strict=True)
-        )
-    return _SideRun(side, question_run, scores, evidence)
+def parse_question_text(questions_text: object) -> list[str] | None:
+    """The questions in a ``make_questions`` reply, or None when it holds none we can read."""
+    if not isinstance(questions_text, str) or _blank(questions_text):
+        return None
+    try:
+        return parse_questions(questions_text)
+    except InvalidReplyError:
+        return None
 
 
-def _sides(metric: str) -> tuple[str, ...]:
-    if metric == "precision":
-        return ("precision",)
-    if metric == "recall":
-        return ("recall",)
-    return ("precision", "recall")
+@dataclass(frozen=True)
+class _Plan:
+    expected: str
+    given: str
+    metric: str
+    question_runs: int
+    answer_runs: int
+    retry: bool
+    grouping: Grouping
+    what: str
+
+    def sides(self) -> tuple[str, ...]:
+        return ("precision", "recall") if self.metric == "f1" else (self.metric,)
+
+    def texts(self, side: str) -> tuple[str, str]:
+        """``(base, answer)``: the text questions come from and the one answering them."""
+        return (self.given, self.expected) if side == "precision" else (self.expected, self.given)
+
+    def units(self) -> list[tuple[tuple[int, tuple[str, ...]], _seams.RetryBudget]]:
+        """Each unit of work (question run, sides) with the retry budget it draws on."""
+        if self.grouping == "side":
+            return [((0, (s,)), _seams.RetryBudget(self.retry, self.what)) for s in self.sides()]
+        shared = _seams.RetryBudget(self.retry, self.what)
+        return [((q, self.sides()), shared) for q in range(self.question_runs)]
 
 
-def _check_plan(metric: str, question_runs: int, answer_runs: int) -> None:
+def _check_plan(metric: str, question_runs: int, answer_runs: int, grouping: str) -> None:
+    __tracebackhide__ = True
     if metric not in _METRICS:
         raise ValueError(f"metric must be one of {', '.join(_METRICS)}; {metric!r} given.")
     for name, value in (("question_runs", question_runs), ("answer_runs", answer_runs)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise ValueError(f"{name} must be a positive integer; {value!r} given.")
+    if grouping not in ("run", "side") or (grouping == "side" and question_runs != 1):
+        raise ValueError(f"grouping {grouping!r} needs 'run', or 'side' with one question run.")
 
 
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values)
+# -- together: every call of the plan in flight at once --------------------------------------
+
+
+async def _side_together(judge: Judge, plan: _Plan, side: str, q: int) -> SideRun:
+    base, answer = plan.texts(side)
+    if _blank(base):
+        # Nothing is claimed, so nothing can be missing or unsupported: vacuously 1.0, no call.
+        return SideRun(side, q, [1.0] * plan.answer_runs, [])
+    questions = await judge.questions(base, run=q, retry=plan.retry)
+    if _blank(answer):
+        # An empty text supports no question; asking a judge would only add noise and cost.
+        answer_sets = [[0.0] * len(questions) for _ in range(plan.answer_runs)]
+    else:
+        answer_sets = await _all(
+            [
+                judge.answers(answer, questions, run=(q, a), retry=plan.retry)
+                for a in range(plan.answer_runs)
+            ]
+        )
+    scores, evidence = [], []
+    for a, answers in enumerate(answer_sets):
+        # The judge's reason per answer, when it gives them (the local judge does).
+        dicts = answer_dicts(questions, answers, reasons_of(answers))
+        score, ev = score_answers(dicts, questions, side, (q, a))
+        scores.append(score)
+        evidence.extend(ev)
+    return SideRun(side, q, scores, evidence)
+
+
+async def _unit_together(
+    judge: Judge,
+    plan: _Plan,
+    q: int,
+    sides: tuple[str, ...],
+    started: list[asyncio.Future[SideRun]],
+    budget: _seams.RetryBudget,
+) -> list[SideRun]:
+    tasks = started
+    while True:
+        try:
+            return await _all(tasks)
+        except Exception as exc:
+            budget.absorb(exc)
+            tasks = [asyncio.ensure_future(_side_together(judge, plan, s, q)) for s in sides]
+
+
+async def _together(judge: Judge, plan: _Plan) -> list[SideRun]:
+    units = plan.units()
+    # Every side run starts at once, side by side and question run by question run (the order
+    # the judge sees the calls in, whatever the retry units are); a unit that failed starts
+    # its own side runs again.
+    started = {
+        (side, q): asyncio.ensure_future(_side_together(judge, plan, side, q))
+        for side in plan.sides()
+        for (q, sides), _ in units
+        if side in sides
+    }
+    try:
+        done = await _all(
+            [
+                _unit_together(judge, plan, q, sides, [started[(s, q)] for s in sides], budget)
+                for (q, sides), budget in units
+            ]
+        )
+    except BaseException:
+        for task in started.values():
+            task.cancel()
+        await asyncio.gather(*started.values(), return_exceptions=True)
+        raise
+    return [side_run for unit in done for side_run in unit]
+
+
+# -- in order: through the seams, one call after the other, as the reference calls them ------
+
+
+def _unit_in_order(
+    plan: _Plan, q: int, sides: tuple[str, ...], session: ScoreSession | None
+) -> list[SideRun]:
+    __tracebackhide__ = True
+    question_texts: dict[str, Any] = {}
+    for side in sides:
+        base, _ = plan.texts(side)
+        if not _blank(base):
+            with _seams.door_context((q, 0), plan.retry, session):
+                make_questions = _seams.current(_seams.EVALUATE_SCORE, "make_questions")
+                question_texts[side] = make_questions(base)
+    # Only to name the questions when a replaced evaluate_questions does not.
+    questions = {side: parse_question_text(text) for side, text in question_texts.items()}
+    runs = {side: SideRun(side, q, [], []) for side in sides}
+    for a in range(plan.answer_runs):
+        for side in sides:
+            base, answer = plan.texts(side)
+            if _blank(base):
+                runs[side].scores.append(1.0)
+                continue
+            if _blank(answer):
+                runs[side].scores.append(0.0)
+                continue
+            with _seams.door_context((q, a), plan.retry, session):
+                evaluate_questions = _seams.current(_seams.EVALUATE_SCORE, "evaluate_questions")
+                answers = evaluate_questions(answer, question_texts[side])
+            score, evidence = score_answers(answers, questions[side], side, (q, a))
+            runs[side].scores.append(score)
+            runs[side].evidence.extend(evidence)
+    return list(runs.values())
+
+
+def _in_order(plan: _Plan, session: ScoreSession | None) -> list[SideRun]:
+    __tracebackhide__ = True
+    out: list[SideRun] = []
+    for (q, sides), budget in plan.units():
+        while True:
+            try:
+                out.extend(_unit_in_order(plan, q, sides, session))
+                break
+            except Exception as exc:
+                budget.absorb(exc)
+    return out
+
+
+def _seam_judge_name(session: ScoreSession | None) -> str:
+    swapped = [
+        n
+        for n in ("make_questions", "evaluate_questions")
+        if _seams.is_replaced(_seams.EVALUATE_SCORE, n)
+    ]
+    if len(swapped) == 2:
+        return "replaced make_questions/evaluate_questions"
+    return f"replaced {swapped[0]} + {(session or current_session()).judge_name}"
 
 
 async def aevaluate_texts(
@@ -223,51 +294,21 @@ async def aevaluate_texts(
     question_runs: int = 1,
     answer_runs: int = 1,
     retry_on_error: bool = True,
+    grouping: Grouping = "run",
 ) -> TextsOutcome:
-    """Coroutine form of :func:`evaluate_texts` for a judge already built.
+    """Coroutine form of :func:`evaluate_texts` for a judge already built (calls together,
+    straight to the judge layer; the seams of ``evaluate_score`` are not consulted).
 
     Run it on the judge loop (``scorekit.judges.run_sync``), e.g. to score many pairs at once:
     ``run_sync(asyncio.gather(*(aevaluate_texts(e, g, judge=j) for e, g in pairs)))``.
     """
     metric = str(metric)
-    _check_plan(metric, question_runs, answer_runs)
-    retry = bool(retry_on_error)
-    plan = []
-    for side in _sides(metric):
-        base, answer = (given, expected) if side == "precision" else (expected, given)
-        for q in range(question_runs):
-            plan.append(_side(judge, side, base, answer, q, answer_runs, retry))
-    side_runs = await _all(plan)
-
-    by_side: dict[str, dict[int, _SideRun]] = {}
-    evidence: list[Evidence] = []
-    for sr in side_runs:
-        by_side.setdefault(sr.side, {})[sr.question_run] = sr
-        evidence.extend(sr.evidence)
-
-    runs: list[RunScore] = []
-    for q in range(question_runs):
-        for a in range(answer_runs):
-            p = by_side["precision"][q].scores[a] if "precision" in by_side else None
-            r = by_side["recall"][q].scores[a] if "recall" in by_side else None
-            f = f1_score(p, r) if (p is not None and r is not None) else None
-            runs.append(RunScore(question_run=q, answer_run=a, precision=p, recall=r, f1=f))
-
-    def mean_of(name: str) -> float | None:
-        values = [getattr(run, name) for run in runs]
-        return _mean(values) if values and all(v is not None for v in values) else None
-
-    return TextsOutcome(
-        metric=metric,
-        precision=mean_of("precision"),
-        recall=mean_of("recall"),
-        f1=mean_of("f1"),
-        runs=runs,
-        evidence=evidence,
-        judge=judge.name,
-        question_runs=question_runs,
-        answer_runs=answer_runs,
+    _check_plan(metric, question_runs, answer_runs, grouping)
+    plan = _Plan(
+        expected, given, metric, question_runs, answer_runs, bool(retry_on_error), grouping, ""
     )
+    side_runs = await _together(judge, plan)
+    return assemble(metric, side_runs, question_runs, answer_runs, judge.name)
 
 
 def evaluate_texts(
@@ -279,6 +320,8 @@ def evaluate_texts(
     answer_runs: int = 1,
     retry_on_error: bool = True,
     session: ScoreSession | None = None,
+    grouping: Grouping = "run",
+    what: str = "scoring",
 ) -> TextsOutcome:
     """Score ``given`` against ``expected`` with the session's judge.
 
@@ -290,6 +333,8 @@ def evaluate_texts(
         answer_runs: times each question set is answered.
         retry_on_error: retry transient judge failures (up to ``MAXIMAL_RETRY_ON_ERROR``).
         session: the scoring session (default: the current one).
+        grouping: how failed work is retried (see ``Grouping``).
+        what: the public function, for retry log lines.
 
     Returns:
         The scores, every run and every question with its answer.
@@ -308,44 +353,50 @@ def evaluate_texts(
         >>> evaluate_texts("It is so.", "It is so.", session=s).f1
         1.0
     """
-    judge = judge_of(session)
-    return run_sync(
-        aevaluate_texts(
-            expected,
-            given,
-            judge=judge,
-            metric=metric,
-            question_runs=question_runs,
-            answer_runs=answer_runs,
-            retry_on_error=retry_on_error,
-        )
+    __tracebackhide__ = True
+    metric = str(metric)
+    _check_plan(metric, question_runs, answer_runs, grouping)
+    plan = _Plan(
+        expected, given, metric, question_runs, answer_runs, bool(retry_on_error), grouping, what
     )
+    if _seams.is_replaced(_seams.EVALUATE_SCORE, "make_questions", "evaluate_questions"):
+        side_runs = _in_order(plan, session)
+        name = _seam_judge_name(session)
+    else:
+        judge = judge_of(session)
+        side_runs = run_sync(_together(judge, plan))
+        name = judge.name
+    return assemble(metric, side_runs, question_runs, answer_runs, name)
 
 
 def make_question_set(
     base_text: str,
     *,
+    run: int = 0,
     retry_on_error: bool = True,
     session: ScoreSession | None = None,
 ) -> list[str]:
     """The questions the session's judge writes from ``base_text`` ([] for a blank text)."""
+    __tracebackhide__ = True
     if _blank(base_text):
         return []
     judge = judge_of(session)
-    return run_sync(judge.questions(base_text, run=0, retry=bool(retry_on_error)))
+    return run_sync(judge.questions(base_text, run=run, retry=bool(retry_on_error)))
 
 
 def answer_question_set(
     answer_text: str,
     questions: list[str],
     *,
+    run: tuple[int, int] = (0, 0),
     retry_on_error: bool = True,
     session: ScoreSession | None = None,
 ) -> list[float]:
     """The session judge's support numbers for ``questions`` read from ``answer_text``."""
+    __tracebackhide__ = True
     if not questions:
         return []
     if _blank(answer_text):
         return [0.0] * len(questions)
     judge = judge_of(session)
-    return run_sync(judge.answers(answer_text, questions, run=(0, 0), retry=bool(retry_on_error)))
+    return run_sync(judge.answers(answer_text, questions, run=run, retry=bool(retry_on_error)))

@@ -48,6 +48,7 @@ def warn(message: str) -> None:
 
 def check_text(value: Any, name: str) -> str:
     """Return ``value`` if it is a str, else raise a UsageError naming the argument."""
+    __tracebackhide__ = True
     if not isinstance(value, str):
         raise pytest.UsageError(
             f"`{name}` must be a str (the text to compare); {type(value).__name__} given."
@@ -62,6 +63,7 @@ def check_score(value: Any, name: str) -> float:
         >>> check_score(0.5, "target")
         0.5
     """
+    __tracebackhide__ = True
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise pytest.UsageError(
             f"`{name}` must be a number in range 0 to 1; {value!r} ({type(value).__name__}) given."
@@ -92,6 +94,7 @@ def check_target(
         >>> check_target(0.9, 0.2, 0.05, False)
         (0.7, 1.0)
     """
+    __tracebackhide__ = True
     t = check_score(target, target_name)
     d = check_score(max_delta, "max_delta")
     if not skip_warnings:
@@ -127,6 +130,7 @@ def check_range(
         >>> check_range(0.5, 0.8, 0.05, False)
         (0.5, 0.8)
     """
+    __tracebackhide__ = True
     low = check_score(min_score, "min_score")
     high = check_score(max_score, "max_score")
     if high < low:
@@ -150,6 +154,7 @@ def check_range(
 
 def check_lower_bound(lower_bound: Any) -> tuple[float, float]:
     """Check the bound of a ``*_min`` assertion; return its range ``(lower_bound, 1.0)``."""
+    __tracebackhide__ = True
     low = check_score(lower_bound, "lower_bound")
     if low <= 0.0:
         warn(
@@ -161,6 +166,7 @@ def check_lower_bound(lower_bound: Any) -> tuple[float, float]:
 
 def check_upper_bound(upper_bound: Any) -> tuple[float, float]:
     """Check the bound of a ``*_max`` assertion; return its range ``(0.0, upper_bound)``."""
+    __tracebackhide__ = True
     high = check_score(upper_bound, "upper_bound")
     if high >= 1.0:
         warn(
@@ -172,6 +178,7 @@ def check_upper_bound(upper_bound: Any) -> tuple[float, float]:
 
 def check_count(value: Any, name: str) -> int:
     """Return ``value`` if it is a positive int (not a bool), else raise a UsageError."""
+    __tracebackhide__ = True
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise pytest.UsageError(f"`{name}` must be a positive integer; {value!r} given.")
     return value
@@ -192,6 +199,7 @@ def check_runs(
         >>> check_runs(5, 1)
         (5, 1)
     """
+    __tracebackhide__ = True
     q = check_count(full_runs, names[0])
     a = check_count(each_question_runs, names[1])
     total = q * a

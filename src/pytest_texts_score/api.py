@@ -14,12 +14,23 @@ questions from ``expected`` answered from ``given``.
 from __future__ import annotations
 
 from pytest_texts_score import _assertion as _a
+from pytest_texts_score import _seams
 
 # MINIMAL_EXPECTED_MAX_DELTA (0.05): a recommended minimum value for the ``max_delta`` or range
 # width. Used to warn users if their test's acceptance criteria are very strict, which might lead
 # to flaky tests due to LLM non-determinism. It lives with the checks that use it.
 from pytest_texts_score._validation import MINIMAL_EXPECTED_MAX_DELTA as MINIMAL_EXPECTED_MAX_DELTA
 from pytest_texts_score.evaluate_score import AggType
+
+# The scoring functions the assertions reach through this module's names, as in the reference
+# (a test may patch ``pytest_texts_score.api.texts_evaluate_f1``; see ``_scores``).
+from pytest_texts_score.evaluate_score import ScoreType as ScoreType
+from pytest_texts_score.evaluate_score import texts_agg_f1 as texts_agg_f1
+from pytest_texts_score.evaluate_score import texts_agg_precision as texts_agg_precision
+from pytest_texts_score.evaluate_score import texts_agg_recall as texts_agg_recall
+from pytest_texts_score.evaluate_score import texts_evaluate_f1 as texts_evaluate_f1
+from pytest_texts_score.evaluate_score import texts_evaluate_precision as texts_evaluate_precision
+from pytest_texts_score.evaluate_score import texts_evaluate_recall as texts_evaluate_recall
 
 __all__ = [
     "MINIMAL_EXPECTED_MAX_DELTA",
@@ -882,3 +893,14 @@ def texts_agg_recall_median(
         each_question_runs,
         retry_on_error,
     )
+
+
+_seams.register(
+    __name__,
+    "texts_agg_f1",
+    "texts_agg_precision",
+    "texts_agg_recall",
+    "texts_evaluate_f1",
+    "texts_evaluate_precision",
+    "texts_evaluate_recall",
+)

@@ -10,7 +10,28 @@ Note that Ragas and FActScore use the words precision and recall the other way r
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
+
 from pytest_texts_score import _assertion as _a
+from pytest_texts_score import _seams
+
+# The functions the aliases call, under this module's names as in the reference (a test may
+# patch ``api_wrappers.texts_agg_precision_mean``; see ``_alias``).
+from pytest_texts_score.api import texts_agg_f1_mean as texts_agg_f1_mean
+from pytest_texts_score.api import texts_agg_precision_max as texts_agg_precision_max
+from pytest_texts_score.api import texts_agg_precision_mean as texts_agg_precision_mean
+from pytest_texts_score.api import texts_agg_precision_median as texts_agg_precision_median
+from pytest_texts_score.api import texts_agg_precision_min as texts_agg_precision_min
+from pytest_texts_score.api import texts_agg_recall_max as texts_agg_recall_max
+from pytest_texts_score.api import texts_agg_recall_mean as texts_agg_recall_mean
+from pytest_texts_score.api import texts_agg_recall_median as texts_agg_recall_median
+from pytest_texts_score.api import texts_agg_recall_min as texts_agg_recall_min
+from pytest_texts_score.api import texts_expect_precision_equal as texts_expect_precision_equal
+from pytest_texts_score.api import texts_expect_precision_range as texts_expect_precision_range
+from pytest_texts_score.api import texts_expect_recall_equal as texts_expect_recall_equal
+from pytest_texts_score.api import texts_expect_recall_range as texts_expect_recall_range
 from pytest_texts_score.evaluate_score import AggType
 
 __all__ = [
@@ -34,6 +55,22 @@ __all__ = [
 ]
 
 
+def _alias(chain: Sequence[str], args: Sequence[Any], internal: Callable[[], None]) -> None:
+    """Call the aliased function through this module's name for it, as the reference does.
+
+    ``chain`` is the alias's path of names here (``texts_agg_completeness_average`` calls
+    ``texts_agg_precision_average``, which calls ``texts_agg_precision_mean``): the first one a
+    test replaced is called with the alias's positional arguments; when none is replaced the
+    assertion runs under the alias's own name (its failure message says ``completeness``).
+    """
+    __tracebackhide__ = True
+    replacement = _seams.first_replacement([(_seams.WRAPPERS, name) for name in chain])
+    if replacement is not None:
+        replacement(*args)
+        return
+    internal()
+
+
 def texts_agg_completeness_average(
     expected: str,
     given: str,
@@ -45,18 +82,26 @@ def texts_agg_completeness_average(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api_wrappers.texts_agg_precision_average`."""
     __tracebackhide__ = True
-    _a.agg_target(
-        "precision",
-        "texts_agg_completeness_average",
-        AggType.MEAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias="completeness",
+    _alias(
+        (
+            "texts_agg_precision_average",
+            "texts_agg_precision_mean",
+        ),
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_target,
+            "precision",
+            "texts_agg_completeness_average",
+            AggType.MEAN,
+            expected,
+            given,
+            target,
+            max_delta,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias="completeness",
+        ),
     )
 
 
@@ -70,17 +115,22 @@ def texts_agg_completeness_max(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_precision_max`."""
     __tracebackhide__ = True
-    _a.agg_bound(
-        "precision",
-        "texts_agg_completeness_max",
-        AggType.MAXIMUM,
-        expected,
-        given,
-        upper_bound,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias="completeness",
+    _alias(
+        ("texts_agg_precision_max",),
+        (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_bound,
+            "precision",
+            "texts_agg_completeness_max",
+            AggType.MAXIMUM,
+            expected,
+            given,
+            upper_bound,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias="completeness",
+        ),
     )
 
 
@@ -95,18 +145,23 @@ def texts_agg_completeness_mean(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_precision_mean`."""
     __tracebackhide__ = True
-    _a.agg_target(
-        "precision",
-        "texts_agg_completeness_mean",
-        AggType.MEAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias="completeness",
+    _alias(
+        ("texts_agg_precision_mean",),
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_target,
+            "precision",
+            "texts_agg_completeness_mean",
+            AggType.MEAN,
+            expected,
+            given,
+            target,
+            max_delta,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias="completeness",
+        ),
     )
 
 
@@ -121,18 +176,23 @@ def texts_agg_completeness_median(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_precision_median`."""
     __tracebackhide__ = True
-    _a.agg_target(
-        "precision",
-        "texts_agg_completeness_median",
-        AggType.MEDIAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias="completeness",
+    _alias(
+        ("texts_agg_precision_median",),
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_target,
+            "precision",
+            "texts_agg_completeness_median",
+            AggType.MEDIAN,
+            expected,
+            given,
+            target,
+            max_delta,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias="completeness",
+        ),
     )
 
 
@@ -146,17 +206,22 @@ def texts_agg_completeness_min(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_precision_min`."""
     __tracebackhide__ = True
-    _a.agg_bound(
-        "precision",
-        "texts_agg_completeness_min",
-        AggType.MINIMUM,
-        expected,
-        given,
-        lower_bound,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias="completeness",
+    _alias(
+        ("texts_agg_precision_min",),
+        (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_bound,
+            "precision",
+            "texts_agg_completeness_min",
+            AggType.MINIMUM,
+            expected,
+            given,
+            lower_bound,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias="completeness",
+        ),
     )
 
 
@@ -171,18 +236,26 @@ def texts_agg_correctness_average(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api_wrappers.texts_agg_recall_average`."""
     __tracebackhide__ = True
-    _a.agg_target(
-        "recall",
-        "texts_agg_correctness_average",
-        AggType.MEAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias="correctness",
+    _alias(
+        (
+            "texts_agg_recall_average",
+            "texts_agg_recall_mean",
+        ),
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_target,
+            "recall",
+            "texts_agg_correctness_average",
+            AggType.MEAN,
+            expected,
+            given,
+            target,
+            max_delta,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias="correctness",
+        ),
     )
 
 
@@ -196,17 +269,22 @@ def texts_agg_correctness_max(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_recall_max`."""
     __tracebackhide__ = True
-    _a.agg_bound(
-        "recall",
-        "texts_agg_correctness_max",
-        AggType.MAXIMUM,
-        expected,
-        given,
-        upper_bound,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias="correctness",
+    _alias(
+        ("texts_agg_recall_max",),
+        (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_bound,
+            "recall",
+            "texts_agg_correctness_max",
+            AggType.MAXIMUM,
+            expected,
+            given,
+            upper_bound,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias="correctness",
+        ),
     )
 
 
@@ -221,18 +299,23 @@ def texts_agg_correctness_mean(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_recall_mean`."""
     __tracebackhide__ = True
-    _a.agg_target(
-        "recall",
-        "texts_agg_correctness_mean",
-        AggType.MEAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias="correctness",
+    _alias(
+        ("texts_agg_recall_mean",),
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_target,
+            "recall",
+            "texts_agg_correctness_mean",
+            AggType.MEAN,
+            expected,
+            given,
+            target,
+            max_delta,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias="correctness",
+        ),
     )
 
 
@@ -247,18 +330,23 @@ def texts_agg_correctness_median(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_recall_median`."""
     __tracebackhide__ = True
-    _a.agg_target(
-        "recall",
-        "texts_agg_correctness_median",
-        AggType.MEDIAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias="correctness",
+    _alias(
+        ("texts_agg_recall_median",),
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_target,
+            "recall",
+            "texts_agg_correctness_median",
+            AggType.MEDIAN,
+            expected,
+            given,
+            target,
+            max_delta,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias="correctness",
+        ),
     )
 
 
@@ -272,17 +360,22 @@ def texts_agg_correctness_min(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_recall_min`."""
     __tracebackhide__ = True
-    _a.agg_bound(
-        "recall",
-        "texts_agg_correctness_min",
-        AggType.MINIMUM,
-        expected,
-        given,
-        lower_bound,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias="correctness",
+    _alias(
+        ("texts_agg_recall_min",),
+        (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_bound,
+            "recall",
+            "texts_agg_correctness_min",
+            AggType.MINIMUM,
+            expected,
+            given,
+            lower_bound,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias="correctness",
+        ),
     )
 
 
@@ -297,18 +390,23 @@ def texts_agg_f1_average(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_f1_mean`."""
     __tracebackhide__ = True
-    _a.agg_target(
-        "f1",
-        "texts_agg_f1_average",
-        AggType.MEAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias=None,
+    _alias(
+        ("texts_agg_f1_mean",),
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_target,
+            "f1",
+            "texts_agg_f1_average",
+            AggType.MEAN,
+            expected,
+            given,
+            target,
+            max_delta,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias=None,
+        ),
     )
 
 
@@ -323,18 +421,23 @@ def texts_agg_precision_average(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_precision_mean`."""
     __tracebackhide__ = True
-    _a.agg_target(
-        "precision",
-        "texts_agg_precision_average",
-        AggType.MEAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias=None,
+    _alias(
+        ("texts_agg_precision_mean",),
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_target,
+            "precision",
+            "texts_agg_precision_average",
+            AggType.MEAN,
+            expected,
+            given,
+            target,
+            max_delta,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias=None,
+        ),
     )
 
 
@@ -349,18 +452,23 @@ def texts_agg_recall_average(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_recall_mean`."""
     __tracebackhide__ = True
-    _a.agg_target(
-        "recall",
-        "texts_agg_recall_average",
-        AggType.MEAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
-        alias=None,
+    _alias(
+        ("texts_agg_recall_mean",),
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
+        partial(
+            _a.agg_target,
+            "recall",
+            "texts_agg_recall_average",
+            AggType.MEAN,
+            expected,
+            given,
+            target,
+            max_delta,
+            full_runs,
+            each_question_runs,
+            retry_on_error,
+            alias=None,
+        ),
     )
 
 
@@ -374,16 +482,21 @@ def texts_expect_completeness_equal(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_expect_precision_equal`."""
     __tracebackhide__ = True
-    _a.expect_equal(
-        "precision",
-        "texts_expect_completeness_equal",
-        expected,
-        given,
-        target,
-        max_delta,
-        skip_warnings,
-        retry_on_error,
-        alias="completeness",
+    _alias(
+        ("texts_expect_precision_equal",),
+        (expected, given, target, max_delta, skip_warnings, retry_on_error),
+        partial(
+            _a.expect_equal,
+            "precision",
+            "texts_expect_completeness_equal",
+            expected,
+            given,
+            target,
+            max_delta,
+            skip_warnings,
+            retry_on_error,
+            alias="completeness",
+        ),
     )
 
 
@@ -397,16 +510,21 @@ def texts_expect_completeness_range(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_expect_precision_range`."""
     __tracebackhide__ = True
-    _a.expect_range(
-        "precision",
-        "texts_expect_completeness_range",
-        expected,
-        given,
-        min_score,
-        max_score,
-        skip_warnings,
-        retry_on_error,
-        alias="completeness",
+    _alias(
+        ("texts_expect_precision_range",),
+        (expected, given, min_score, max_score, skip_warnings, retry_on_error),
+        partial(
+            _a.expect_range,
+            "precision",
+            "texts_expect_completeness_range",
+            expected,
+            given,
+            min_score,
+            max_score,
+            skip_warnings,
+            retry_on_error,
+            alias="completeness",
+        ),
     )
 
 
@@ -420,16 +538,21 @@ def texts_expect_correctness_equal(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_expect_recall_equal`."""
     __tracebackhide__ = True
-    _a.expect_equal(
-        "recall",
-        "texts_expect_correctness_equal",
-        expected,
-        given,
-        target,
-        max_delta,
-        skip_warnings,
-        retry_on_error,
-        alias="correctness",
+    _alias(
+        ("texts_expect_recall_equal",),
+        (expected, given, target, max_delta, skip_warnings, retry_on_error),
+        partial(
+            _a.expect_equal,
+            "recall",
+            "texts_expect_correctness_equal",
+            expected,
+            given,
+            target,
+            max_delta,
+            skip_warnings,
+            retry_on_error,
+            alias="correctness",
+        ),
     )
 
 
@@ -443,14 +566,39 @@ def texts_expect_correctness_range(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_expect_recall_range`."""
     __tracebackhide__ = True
-    _a.expect_range(
-        "recall",
-        "texts_expect_correctness_range",
-        expected,
-        given,
-        min_score,
-        max_score,
-        skip_warnings,
-        retry_on_error,
-        alias="correctness",
+    _alias(
+        ("texts_expect_recall_range",),
+        (expected, given, min_score, max_score, skip_warnings, retry_on_error),
+        partial(
+            _a.expect_range,
+            "recall",
+            "texts_expect_correctness_range",
+            expected,
+            given,
+            min_score,
+            max_score,
+            skip_warnings,
+            retry_on_error,
+            alias="correctness",
+        ),
     )
+
+
+_seams.register(
+    __name__,
+    "texts_agg_f1_mean",
+    "texts_agg_precision_max",
+    "texts_agg_precision_mean",
+    "texts_agg_precision_median",
+    "texts_agg_precision_min",
+    "texts_agg_recall_max",
+    "texts_agg_recall_mean",
+    "texts_agg_recall_median",
+    "texts_agg_recall_min",
+    "texts_expect_precision_equal",
+    "texts_expect_precision_range",
+    "texts_expect_recall_equal",
+    "texts_expect_recall_range",
+    "texts_agg_precision_average",
+    "texts_agg_recall_average",
+)

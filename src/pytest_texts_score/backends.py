@@ -7,7 +7,10 @@ one number in ``[0, 1]`` per question), retries transient failures and limits co
 
 To signal a failure, raise one of the errors below: ``TransientJudgeError`` (or
 ``InvalidReplyError``) is retried with backoff, ``PermanentJudgeError`` fails at once; either
-way the test errors instead of failing. Any other exception propagates unchanged.
+way the test errors instead of failing. Any other exception is an outage of the judge as well:
+the call fails with ``JudgeUnavailableError`` naming the exception and the judge's line that
+raised it, the original chained as its cause (``ConnectionError`` and ``TimeoutError`` are
+retried first, like transient HTTP errors).
 
 Select one with ``pytest_texts_score.configure(backend=obj)`` or ``--llm-provider
 package.module:attr`` (ini ``llm_provider``), where ``attr`` is a backend or a class or function

@@ -7,8 +7,10 @@ Usage::
     texts-score compare --expected-text "..." --given-text "..." --json
     texts-score eval-dataset pairs.jsonl -o results.parquet   # a whole dataset
 
-Exit codes: 0 scored; 2 bad input (missing file, empty text, unknown option, bad setting);
-3 the judge failed (unreachable, invalid replies after the retries, missing or corrupt model).
+Exit codes: 0 scored; 2 bad input (missing file, empty text, unknown option, a setting that is
+unusable, or settings that name no usable judge: unknown provider, no model or key); 3 a judge
+that was configured failed at run time (unreachable, rejected key, invalid replies after the
+retries, a model that cannot be loaded).
 """
 
 from __future__ import annotations
@@ -78,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="score GIVEN against EXPECTED",
         description="Score GIVEN against EXPECTED. precision = questions written from GIVEN,"
         " answered from EXPECTED; recall = questions written from EXPECTED, answered from"
-        " GIVEN; F1 = their harmonic mean. Exit codes: 0 scored, 2 bad input, 3 judge failed.",
+        " GIVEN; F1 = their harmonic mean. Exit codes: 0 scored, 2 bad input or unusable"
+        " judge settings, 3 the judge failed at run time.",
     )
     compare.add_argument(
         "paths",
@@ -210,8 +213,13 @@ def _sources(args: argparse.Namespace, stdin: IO[str]) -> tuple[Source, Source]:
     return out[0], out[1]
 
 
-def _overrides(args: argparse.Namespace) -> dict[str, Any]:
-    return {name: getattr(args, name) for name in _JUDGE_OPTIONS if getattr(args, name) is not None}
+def _judge_values(args: argparse.Namespace) -> dict[str, Any]:
+    """The judge options given, keyed by setting (``llm_model``): command-line values."""
+    return {
+        f"llm_{name}": getattr(args, name)
+        for name in _JUDGE_OPTIONS
+        if getattr(args, name) is not None
+    }
 
 
 def _score(
@@ -222,7 +230,8 @@ def _score(
     from scorekit._session import ScoreSession
     from scorekit.judges import resolve_settings
 
-    settings = resolve_settings(overrides=_overrides(args))
+    # Messages then name this command's own flags (--model, not --llm-model).
+    settings = resolve_settings(cli=_judge_values(args), surface="cli")
     session = ScoreSession(settings)
     try:
         outcome = evaluate_texts(
@@ -273,8 +282,10 @@ def _write_report(
 
 
 def outcome_dict(outcome: TextsOutcome, expected: Source, given: Source) -> dict[str, Any]:
-    """The JSON document ``--json`` prints."""
-    return {
+    """The JSON document ``--json`` prints (scores rounded as every output rounds them)."""
+    from scorekit._rounding import rounded_scores
+
+    doc = {
         "expected": expected.label,
         "given": given.label,
         "judge": outcome.judge,
@@ -287,10 +298,20 @@ def outcome_dict(outcome: TextsOutcome, expected: Source, given: Source) -> dict
         "runs": [asdict(r) for r in outcome.runs],
         "evidence": [asdict(e) for e in outcome.evidence],
     }
+    rounded: dict[str, Any] = rounded_scores(doc)
+    return rounded
 
 
 def _fmt(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
+    from scorekit._rounding import format_score
+
+    return "-" if value is None else format_score(value)
+
+
+def _console_width(out: IO[str]) -> int | None:
+    """None on a terminal (rich fits its width); off one (a pipe, a file) lines never wrap."""
+    isatty = getattr(out, "isatty", None)
+    return None if callable(isatty) and isatty() else 100_000
 
 
 _SIDES = (
@@ -305,7 +326,9 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
     from rich.table import Table
     from rich.text import Text
 
-    console = Console(file=out, highlight=False, soft_wrap=False)
+    from scorekit._rounding import format_score
+
+    console = Console(file=out, highlight=False, soft_wrap=False, width=_console_width(out))
     console.print(
         Text.assemble(
             ("precision ", "bold"),
@@ -322,7 +345,9 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
         rows = [e for e in outcome.evidence if e.side == side]
         if not rows:
             continue
-        table = Table(title=title, title_justify="left", expand=False)
+        # The title on its own line: as a table title it would wrap to the table's width.
+        console.print(Text(title, style="italic"))
+        table = Table(expand=False)
         table.add_column("#", justify="right")
         if multi_run:
             table.add_column("run")
@@ -336,7 +361,7 @@ def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str])
             question = Text(ev.question)
             if ev.reason:  # the judge's reason for a low answer, under its question
                 question.append(f"\n  why: {ev.reason}", style="italic")
-            cells += [question, Text(f"{ev.answer:.2f}", style=style)]
+            cells += [question, Text(format_score(ev.answer, 1.0), style=style)]
             table.add_row(*cells)
         console.print(table)
 
@@ -380,7 +405,7 @@ def main(
         return EXIT_BAD_INPUT
     stdin = stdin if stdin is not None else sys.stdin
 
-    from scorekit.judges import JudgeError, SettingsError
+    from scorekit.judges import JudgeConfigError, JudgeError, SettingsError
 
     try:
         report_format = _report_format(args)
@@ -394,6 +419,9 @@ def main(
         return _fail(EXIT_BAD_INPUT, str(exc))
     except SettingsError as exc:
         return _fail(EXIT_BAD_INPUT, str(exc))
+    except JudgeConfigError as exc:
+        # The settings name no usable judge (unknown provider, no model or key): bad input.
+        return _fail(EXIT_BAD_INPUT, f"unusable judge settings: {exc}")
     except JudgeError as exc:
         return _fail(EXIT_JUDGE_FAILED, f"the judge failed: {exc}")
     try:

@@ -1,7 +1,10 @@
 """The two judge calls as JSON strings and dicts, for code written against the reference API.
 
-Both functions go through the same judge layer as the assertions (the configured judge, its
-retries, cache and concurrency limit).
+Both functions are thin doors onto the judge layer the assertions use (the configured judge,
+its retries, cache and concurrency limit). ``evaluate_score`` imports them, and the scoring
+functions reach the judge through ``evaluate_score.make_questions`` and
+``evaluate_score.evaluate_questions``, so a test may replace those two names with
+``unittest.mock.patch`` to score without a judge (see ``_seams``).
 """
 
 from __future__ import annotations
@@ -9,8 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_texts_score import _validation as v
+from pytest_texts_score._outcome import answer_dicts
 from pytest_texts_score._pipeline import answer_question_set, make_question_set
-from scorekit.judges import InvalidReplyError
+from pytest_texts_score._seams import door_call
+from scorekit.judges import InvalidReplyError, reasons_of
 from scorekit.judges._parse import parse_questions
 from scorekit.judges._prompts import number_questions
 
@@ -34,11 +39,17 @@ def make_questions(base_text: str) -> str:
         >>> make_questions("Paris is the capital of France.")  # doctest: +SKIP
         '{"1":"Is Paris the capital of France?"}'
     """
+    __tracebackhide__ = True
     base_text = v.check_text(base_text, "base_text")
-    return number_questions(make_question_set(base_text))
+    call = door_call()  # the run it belongs to, when the pipeline calls it
+    questions = make_question_set(
+        base_text, run=call.run[0], retry_on_error=call.retry, session=call.session
+    )
+    return number_questions(questions)
 
 
 def _questions_of(questions_text: str) -> list[str]:
+    __tracebackhide__ = True
     stripped = questions_text.strip()
     if stripped in ("", "{}", "[]"):
         return []
@@ -68,7 +79,11 @@ def evaluate_questions(answer_text: str, questions_text: str) -> list[dict[str, 
         >>> evaluate_questions("Paris is in France.", '["Is Paris in France?"]')  # doctest: +SKIP
         [{'question': 'Is Paris in France?', 'answer': 1.0}]
     """
+    __tracebackhide__ = True
     answer_text = v.check_text(answer_text, "answer_text")
     questions = _questions_of(v.check_text(questions_text, "questions_text"))
-    answers = answer_question_set(answer_text, questions)
-    return [{"question": q, "answer": a} for q, a in zip(questions, answers, strict=True)]
+    call = door_call()
+    answers = answer_question_set(
+        answer_text, questions, run=call.run, retry_on_error=call.retry, session=call.session
+    )
+    return answer_dicts(questions, answers, reasons_of(answers))

@@ -4,6 +4,12 @@ These functions return scores instead of asserting. All of them are thin doors o
 pipeline that sends the independent judge calls of a call together (see the package README), so
 ``texts_multiple_f1(e, g, 5, 1)`` costs two judge round trips, not twenty.
 
+They call each other, and the judge, through this module's names, looked up at call time as the
+reference does: a test may replace ``make_questions`` and ``evaluate_questions`` (imported here
+from ``communication``), ``score_one_side``, ``texts_evaluate_*``, ``texts_multiple_*``,
+``scores_agg``, ``f1_score`` or ``MAXIMAL_RETRY_ON_ERROR`` with ``unittest.mock.patch`` and the
+functions above them use the replacement (see ``docs/texts/testing-without-a-judge.md``).
+
 Directions: **precision** = questions from ``given`` answered from ``expected``; **recall** =
 questions from ``expected`` answered from ``given``.
 """
@@ -15,16 +21,26 @@ import statistics
 from enum import Enum
 from typing import Literal
 
+from pytest_texts_score import _scores, _seams
 from pytest_texts_score import _validation as v
-from pytest_texts_score._pipeline import TextsOutcome, evaluate_texts
-from pytest_texts_score._pipeline import f1_score as _f1
+from pytest_texts_score._outcome import TextsOutcome
+from pytest_texts_score._outcome import f1_score as _f1
+
+# The seams the scoring functions reach the judge through (see communication).
+from pytest_texts_score.communication import evaluate_questions, make_questions
+
+# The maximum number of times to retry an LLM call upon failure before raising an exception:
+# the judge layer's limit per call, and the limit per public call of the retries of failed
+# question runs here (read at call time, so a test may patch it).
 from scorekit.judges import MAXIMAL_RETRY_ON_ERROR
 
 __all__ = [
     "MAXIMAL_RETRY_ON_ERROR",
     "AggType",
     "ScoreType",
+    "evaluate_questions",
     "f1_score",
+    "make_questions",
     "score_one_side",
     "scores_agg",
     "texts_agg_f1",
@@ -81,6 +97,7 @@ def f1_score(precision: float, recall: float) -> float:
         >>> f1_score(0.0, 0.0)
         0.0
     """
+    __tracebackhide__ = True
     return _f1(precision, recall)
 
 
@@ -106,15 +123,14 @@ def score_one_side(base_text: str, answer_text: str, retry_on_error: bool = True
         >>> score_one_side("Paris is in France.", "Paris is in France.")  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     base_text = v.check_text(base_text, "base_text")
     answer_text = v.check_text(answer_text, "answer_text")
-    outcome = evaluate_texts(
-        answer_text, base_text, metric="precision", retry_on_error=retry_on_error
-    )
-    return outcome.score
+    return _scores.one_side_work(base_text, answer_text, retry_on_error).score
 
 
 def _agg_type(agg_type: object) -> AggType:
+    __tracebackhide__ = True
     try:
         return AggType(agg_type)
     except ValueError:
@@ -141,6 +157,7 @@ def scores_agg(scores: list[float], agg_type: AggLike) -> float:
         >>> scores_agg([0.5, 1.0], AggType.MINIMUM)
         0.5
     """
+    __tracebackhide__ = True
     how = _agg_type(agg_type)
     values = list(scores)
     if not values:
@@ -172,9 +189,10 @@ def texts_evaluate_f1(expected: str, given: str, retry_on_error: bool = True) ->
         >>> texts_evaluate_f1("Paris is in France.", "Paris is in France.")  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
-    return evaluate_texts(expected, given, metric="f1", retry_on_error=retry_on_error).score
+    return _scores.evaluate_work("f1", expected, given, retry_on_error).score
 
 
 def texts_evaluate_precision(expected: str, given: str, retry_on_error: bool = True) -> float:
@@ -194,9 +212,10 @@ def texts_evaluate_precision(expected: str, given: str, retry_on_error: bool = T
         >>> texts_evaluate_precision("Paris is in France.", "Paris is big.")  # doctest: +SKIP
         0.0
     """
+    __tracebackhide__ = True
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
-    return evaluate_texts(expected, given, metric="precision", retry_on_error=retry_on_error).score
+    return _scores.evaluate_work("precision", expected, given, retry_on_error).score
 
 
 def texts_evaluate_recall(expected: str, given: str, retry_on_error: bool = True) -> float:
@@ -216,9 +235,10 @@ def texts_evaluate_recall(expected: str, given: str, retry_on_error: bool = True
         >>> texts_evaluate_recall("Paris is in France.", "Paris is in France.")  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
-    return evaluate_texts(expected, given, metric="recall", retry_on_error=retry_on_error).score
+    return _scores.evaluate_work("recall", expected, given, retry_on_error).score
 
 
 def _multiple_runs(
@@ -230,18 +250,19 @@ def _multiple_runs(
     retry_on_error: bool,
 ) -> TextsOutcome:
     """Check the arguments of a multiple-run function, then score every run together."""
+    __tracebackhide__ = True
     q, a = v.check_runs(
         generate_questions,
         generate_answers_per_questions,
         names=("generate_questions", "generate_answers_per_questions"),
     )
-    return evaluate_texts(
+    return _scores.multiple_work(
+        metric,
         v.check_text(expected, "expected"),
         v.check_text(given, "given"),
-        metric=metric,
-        question_runs=q,
-        answer_runs=a,
-        retry_on_error=retry_on_error,
+        q,
+        a,
+        retry_on_error,
     )
 
 
@@ -278,6 +299,7 @@ def texts_multiple_f1(
         >>> texts_multiple_f1("A is B.", "A is B.", 2, 1)  # doctest: +SKIP
         [1.0, 1.0]
     """
+    __tracebackhide__ = True
     outcome = _multiple_runs(
         "f1", expected, given, generate_questions, generate_answers_per_questions, retry_on_error
     )
@@ -304,6 +326,7 @@ def _one_side_multiple(
     score_only: bool,
     retry_on_error: bool,
 ) -> list[float] | list[tuple[int, int, float]]:
+    __tracebackhide__ = True
     outcome = _multiple_runs(
         metric, expected, given, generate_questions, generate_answers_per_questions, retry_on_error
     )
@@ -342,6 +365,7 @@ def texts_multiple_precision(
         >>> texts_multiple_precision("A is B.", "A is B.", 3, 1)  # doctest: +SKIP
         [1.0, 1.0, 1.0]
     """
+    __tracebackhide__ = True
     return _one_side_multiple(
         "precision",
         expected,
@@ -382,6 +406,7 @@ def texts_multiple_recall(
         >>> texts_multiple_recall("A is B.", "A is B.", 1, 2)  # doctest: +SKIP
         [1.0, 1.0]
     """
+    __tracebackhide__ = True
     return _one_side_multiple(
         "recall",
         expected,
@@ -402,11 +427,16 @@ def _aggregated(
     agg_type: AggLike,
     retry_on_error: bool,
 ) -> float:
+    __tracebackhide__ = True
     how = _agg_type(agg_type)  # an unknown type fails before any judge call
-    outcome = _multiple_runs(
-        metric, expected, given, generate_questions, generate_answers_per_questions, retry_on_error
+    q, a = v.check_runs(
+        generate_questions,
+        generate_answers_per_questions,
+        names=("generate_questions", "generate_answers_per_questions"),
     )
-    return scores_agg(outcome.scores(metric), how)
+    expected = v.check_text(expected, "expected")
+    given = v.check_text(given, "given")
+    return _scores.agg_work(metric, expected, given, q, a, how, retry_on_error)[0]
 
 
 def texts_agg_f1(
@@ -434,6 +464,7 @@ def texts_agg_f1(
         >>> texts_agg_f1("A is B.", "A is B.", 5, 1, "mean")  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     return _aggregated(
         "f1",
         expected,
@@ -470,6 +501,7 @@ def texts_agg_precision(
         >>> texts_agg_precision("A is B.", "A is B.", 5, 1, AggType.MINIMUM)  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     return _aggregated(
         "precision",
         expected,
@@ -506,6 +538,7 @@ def texts_agg_recall(
         >>> texts_agg_recall("A is B.", "A is B.", 5, 1, "median")  # doctest: +SKIP
         1.0
     """
+    __tracebackhide__ = True
     return _aggregated(
         "recall",
         expected,
@@ -515,3 +548,7 @@ def texts_agg_recall(
         agg_type,
         retry_on_error,
     )
+
+
+# Every public name is a seam a test may patch; these are the originals.
+_seams.register(__name__, *__all__)

@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from scorekit.judges import OPTIONS, JudgeError, JudgeSettings
+from scorekit.pytest_state import IniDefault
 
 __all__ = [
     "get_config",
@@ -79,8 +80,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         if opt.choices:
             kwargs["choices"] = list(opt.choices)
         group.addoption(opt.flag, **kwargs)
-        # No ini default: an ini default would outrank the environment.
-        parser.addini(opt.name, _help(opt), default=None)
+        # getini() returns the documented default (``llm_api_version`` 2024-05-01,
+        # ``llm_max_tokens`` 8192, as the reference's) when the ini file does not set the key;
+        # marked, so that the environment still comes before it (see IniDefault).
+        default = None if opt.default is None else IniDefault(opt.default)
+        parser.addini(opt.name, _help(opt), default=default)
 
 
 @pytest.hookimpl(trylast=True)

@@ -15,6 +15,7 @@ from typing import Any
 
 from scorekit.judges._backend import Backend
 from scorekit.judges._judge import Judge
+from scorekit.judges._runner import run_sync
 from scorekit.judges._settings import JudgeSettings, resolve_settings
 from scorekit.judges._stats import JudgeStats
 from scorekit.report._recorder import Recorder
@@ -87,9 +88,17 @@ class ScoreSession:
             if cache is not None and hasattr(cache, "close"):
                 cache.close()
             judge, self._judge = self._judge, None
-            if judge is not None and hasattr(judge.backend, "close"):
-                # A failing close must not mask the run's result.
-                with contextlib.suppress(Exception):
+            if judge is None:
+                return
+            # A failing close must not mask the run's result.
+            with contextlib.suppress(Exception):
+                aclose = getattr(judge.backend, "aclose", None)
+                if callable(aclose):
+                    # On the judge loop that owns the connections: dropped elsewhere, their
+                    # sockets would be closed behind the loop's back, and a new connection
+                    # reusing a file descriptor could then wait for events that never come.
+                    run_sync(aclose())
+                elif hasattr(judge.backend, "close"):
                     judge.backend.close()
 
     @property
@@ -122,7 +131,7 @@ def current_session() -> ScoreSession:
         if _stack:
             return _stack[-1]
         if _default is None:
-            _default = ScoreSession(resolve_settings())
+            _default = ScoreSession(resolve_settings(surface="python"))
         return _default
 
 

@@ -138,6 +138,16 @@ def _write_reports(config: pytest.Config, session: ScoreSession, state: _RunStat
             state.messages.append(f"scorekit: {label} report written to {written}")
 
 
+def _terminal_width(tw: Any) -> int | None:
+    """The terminal's width, or None when the summary goes to a pipe or a file (a CI log),
+    where nothing wraps and a row is best kept whole."""
+    stream = getattr(tw, "_file", None)
+    isatty = getattr(stream, "isatty", None)
+    if not (callable(isatty) and isatty()):
+        return None
+    return int(getattr(tw, "fullwidth", 80) or 80)
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     session = get_session(config)
     if session is None or _is_worker(config):
@@ -147,7 +157,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
     verbosity = config.get_verbosity()
     tw = getattr(terminalreporter, "_tw", None)
-    width = int(getattr(tw, "fullwidth", 80) or 80)
+    width = _terminal_width(tw)
     sections = summary_sections(
         list(session.recorder.rows), stats_dict(session), verbosity=verbosity, width=width
     )

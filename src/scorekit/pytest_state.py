@@ -17,6 +17,17 @@ from scorekit.judges._settings import OPTIONS, JudgeSettings, SettingsError, res
 SESSION_KEY = pytest.StashKey[ScoreSession]()
 
 
+class IniDefault(str):
+    """The default of an ini twin (``getini("llm_max_tokens") == "8192"``).
+
+    ``getini`` returns the registered default object itself when neither the ini file nor
+    ``-o`` sets the key, so its type says "not set": the resolver then skips it, and the
+    environment (``OPENAI_API_VERSION``) keeps its place before the default.
+    """
+
+    __slots__ = ()
+
+
 def _option_values(config: pytest.Config) -> tuple[dict[str, Any], dict[str, Any]]:
     cli: dict[str, Any] = {}
     ini: dict[str, Any] = {}
@@ -28,7 +39,7 @@ def _option_values(config: pytest.Config) -> tuple[dict[str, Any], dict[str, Any
             value = config.getini(opt.name)
         except ValueError:
             continue
-        if value not in (None, "", []):
+        if value not in (None, "", []) and not isinstance(value, IniDefault):
             ini[opt.name] = value
     return cli, ini
 
@@ -41,7 +52,7 @@ def settings_from_config(config: pytest.Config) -> JudgeSettings:
     """
     cli, ini = _option_values(config)
     try:
-        return resolve_settings(cli=cli, ini=ini)
+        return resolve_settings(cli=cli, ini=ini, surface="pytest")
     except SettingsError as exc:
         raise pytest.UsageError(str(exc)) from None
 

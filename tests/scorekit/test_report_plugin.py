@@ -83,8 +83,8 @@ def test_summary_has_a_row_per_assertion_and_totals(suite: pytest.Pytester) -> N
         [
             "*= text scores (pytest_texts_score) =*",
             "test*metric*score*bounds*runs*result",
-            "test_suite.py::test_single*f1 *0.900 *[[]0.80, 1.00[]]*PASSED",
-            "test_suite.py::test_agg*f1 mean*0.700 ±0.082*[[]0.80, 1.00[]]*3*FAILED",
+            "test_suite.py::test_single*f1 *0.9000 *[[]0.8, 1.0[]]*PASSED",
+            "test_suite.py::test_agg*f1 mean*0.7000 ±0.0816*[[]0.8, 1.0[]]*3*FAILED",
             "test_suite.py::test_error*recall*-*ERROR",
             "text scores: 3 assertions: 1 passed, 1 failed, 1 error",
             "judge *: 0 calls, 0 cache hits, 0.00 s judge time, tokens n/a, est. cost n/a",
@@ -114,8 +114,8 @@ def test_verbose_shows_runs_errors_and_evidence(suite: pytest.Pytester) -> None:
         [
             "test_suite.py::test_agg*FAILED",
             "    texts_agg_f1_mean (judge fake, *)",
-            "    runs: 0.600 0.700 0.800",
-            "    recall (run 0/0): 0.00  Does the text name the capital?",
+            "    runs: 0.6000 0.7000 0.8000",
+            "    recall (run 0/0): 0.0000  Does the text name the capital?",
             "test_suite.py::test_error*ERROR",
             "*error: JudgeUnavailableError: refused",
             "test_suite.py::test_tools*FAILED*",
@@ -174,9 +174,9 @@ def test_xdist_workers_rows_reach_the_controller(suite: pytest.Pytester) -> None
     result.stdout.fnmatch_lines(
         [
             "*= text scores (pytest_texts_score) =*",
-            "test_more.py::test_extra_0*0.100*FAILED",
-            "test_more.py::test_extra_3*0.400*FAILED",
-            "test_suite.py::test_single*0.900*PASSED",
+            "test_more.py::test_extra_0*0.1000*FAILED",
+            "test_more.py::test_extra_3*0.4000*FAILED",
+            "test_suite.py::test_single*0.9000*PASSED",
             "text scores: 7 assertions: 1 passed, 5 failed, 1 error",
             "*= tool-call scores (toolscore) =*",
             "tool calls: 1 evaluation: 0 passed, 1 failed; mean score 0.500",

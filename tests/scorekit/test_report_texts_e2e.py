@@ -55,9 +55,9 @@ def test_real_assertions_reach_summary_junit_and_report(suite: pytest.Pytester) 
     result.stdout.fnmatch_lines(
         [
             "*= text scores (pytest_texts_score) =*",
-            "test_texts.py::test_same*f1 *1.000*[[]0.90, 1.00[]]*PASSED",
-            "test_texts.py::test_drift*f1 *0.333*[[]0.90, 1.00[]]*FAILED",
-            "test_texts.py::test_agg*f1 mean*0.750*3*PASSED",
+            "test_texts.py::test_same*f1 *1.0000*[[]0.9, 1.0[]]*PASSED",
+            "test_texts.py::test_drift*f1 *0.3333 *[[]0.9, 1.0[]]*FAILED",
+            "test_texts.py::test_agg*f1 mean*0.7500 *3*PASSED",
             "text scores: 3 assertions: 2 passed, 1 failed",
             "judge *: * calls, * cache hits, * s judge time, tokens n/a, est. cost n/a",
             "scorekit: JSON report written to *r.json",

@@ -98,12 +98,12 @@ def test_repr_never_shows_the_key() -> None:
 @pytest.mark.parametrize(
     ("cli", "message"),
     [
-        ({"llm_max_concurrency": "many"}, "--llm-max-concurrency (from cli) must be an integer"),
-        ({"llm_max_concurrency": "0"}, "--llm-max-concurrency (from cli) must be at least 1"),
-        ({"llm_timeout": "-1"}, "--llm-timeout (from cli) must be a finite number >= 0"),
-        ({"llm_temperature": "nan"}, "--llm-temperature (from cli) must be a finite number"),
-        ({"llm_temperature": "hot"}, "--llm-temperature (from cli) must be a number"),
-        ({"llm_cache": "maybe"}, "--llm-cache (from cli) must be one of off, on, replay"),
+        ({"llm_max_concurrency": "many"}, "--llm-max-concurrency must be an integer"),
+        ({"llm_max_concurrency": "0"}, "--llm-max-concurrency must be at least 1"),
+        ({"llm_timeout": "-1"}, "--llm-timeout must be a finite number >= 0"),
+        ({"llm_temperature": "nan"}, "--llm-temperature must be a finite number"),
+        ({"llm_temperature": "hot"}, "--llm-temperature must be a number"),
+        ({"llm_cache": "maybe"}, "--llm-cache must be one of off, on, replay"),
     ],
 )
 def test_bad_values_name_the_option(cli: dict[str, str], message: str) -> None:
@@ -113,7 +113,7 @@ def test_bad_values_name_the_option(cli: dict[str, str], message: str) -> None:
 
 
 def test_booleans_are_not_numbers() -> None:
-    with pytest.raises(SettingsError, match=r"--llm-max-tokens \(from ini\) must be an integer"):
+    with pytest.raises(SettingsError, match=r"^ini llm_max_tokens must be an integer"):
         resolve_settings(ini={"llm_max_tokens": True}, env={})
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_texts_score.cli import EXIT_BAD_INPUT, EXIT_JUDGE_FAILED, EXIT_OK, main
+from pytest_texts_score.cli import EXIT_BAD_INPUT, EXIT_OK, main
 
 EXPECTED = "The ferry runs twice a day. The crossing takes 40 minutes."
 GIVEN = "The ferry runs twice a day. The crossing takes 90 minutes."
@@ -34,13 +34,34 @@ def files(tmp_path: Path) -> tuple[str, str]:
     return str(expected), str(given)
 
 
-def test_text_output_shows_scores_and_evidence(files: tuple[str, str]) -> None:
-    code, out = _run(["compare", *files])
+#: With the scripted judge (one question per sentence, 1.0 when the other text has it), and
+#: EXPECTED plus "Bikes ride free.": precision 1/2 (GIVEN's 90 minutes is not in EXPECTED),
+#: recall 1/3 (EXPECTED's 40 minutes and bikes are not in GIVEN), F1 = 2 * 1/2 * 1/3 / (5/6) = 0.4.
+SCRIPTED = ["--provider", "texts_judges:ScriptedJudge"]
+
+
+@pytest.fixture
+def three_facts(files: tuple[str, str]) -> tuple[str, str]:
+    Path(files[0]).write_text(EXPECTED + " Bikes ride free.", encoding="utf-8")
+    return files
+
+
+def test_text_output_shows_scores_and_evidence(three_facts: tuple[str, str]) -> None:
+    code, out = _run(["compare", *three_facts, *SCRIPTED])
     assert code == EXIT_OK
-    assert out.splitlines()[0].startswith("precision 0.")
-    assert "recall 0." in out and "F1 0." in out and "judge: local" in out
+    assert out.splitlines()[0] == (
+        f"precision 0.5000   recall 0.3333   F1 0.4000   (judge: scripted; expected:"
+        f" {three_facts[0]}; given: {three_facts[1]})"
+    )
     assert "Recall: questions from EXPECTED, answered from GIVEN" in out
     assert "Precision: questions from GIVEN, answered from EXPECTED" in out
+    assert "The crossing takes 90 minutes? │ 0.0000 │" in out
+
+
+def test_local_judge_output_names_its_questions(files: tuple[str, str]) -> None:
+    code, out = _run(["compare", *files])
+    assert code == EXIT_OK
+    assert "judge: local" in out
     assert "Does the text state that the crossing takes 90 minutes?" in out
 
 
@@ -80,7 +101,7 @@ def test_given_from_stdin_and_literals(files: tuple[str, str]) -> None:
         (["compare", "-", "-"], "only one text can come from stdin"),
         (["compare", "--no-such-option"], "unrecognized arguments: --no-such-option"),
         (["compare", "--expected-text", "a", "--given-text", "b", "--timeout", "soon"],
-         "--llm-timeout"),
+         "--timeout must be a number, got 'soon'."),
     ],
     ids=["missing-file", "empty-text", "one-text", "two-stdin", "unknown-option", "bad-setting"],
 )  # fmt: skip
@@ -95,16 +116,18 @@ def test_bad_input_is_one_line_and_exit_2(
     assert message in err
 
 
-def test_judge_failure_is_exit_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_model_file_is_an_unusable_setting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "other.onnx"
     code, _ = _run(
         ["compare", "--expected-text", "a b c", "--given-text", "a b c",
          "--local-model", str(missing)]
     )  # fmt: skip
     err = capsys.readouterr().err
-    assert code == EXIT_JUDGE_FAILED
+    assert code == EXIT_BAD_INPUT
     assert err.count("\n") == 1
-    assert "the judge failed" in err and "other.onnx does not exist" in err
+    assert "unusable judge settings" in err and "other.onnx does not exist" in err
 
 
 def test_no_command_prints_help_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
@@ -127,9 +150,9 @@ def test_report_file_holds_the_scores_and_evidence(
     files: tuple[str, str], tmp_path: Path, fmt: str
 ) -> None:
     target = tmp_path / f"report.{fmt}"
-    code, out = _run(["compare", *files, "--report", fmt, "-o", str(target)])
+    code, out = _run(["compare", *files, *SCRIPTED, "--report", fmt, "-o", str(target)])
     assert code == EXIT_OK
-    assert out.startswith("precision 0.")
+    assert out.startswith("precision 0.5000   recall 0.5000   F1 0.5000")
     text = target.read_text(encoding="utf-8")
     if fmt == "md":  # a summary table, without the evidence
         assert "| f1 |" in text and "expected.txt vs " in text
@@ -139,8 +162,10 @@ def test_report_file_holds_the_scores_and_evidence(
         doc = json.loads(text)
         (row,) = doc["texts"]
         assert row["metric"] == "f1"
-        assert row["score"] == pytest.approx(
-            json.loads(_run(["compare", *files, "--json"])[1])["f1"]
+        assert (
+            row["score"]
+            == 0.5
+            == json.loads(_run(["compare", *files, *SCRIPTED, "--json"])[1])["f1"]
         )
         assert any(e["side"] == "recall" for e in row["evidence"])
 

@@ -6,7 +6,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from texts_judges import InFlightJudge, ScriptedJudge
+from texts_judges import (
+    AGG_FUNCTIONS,
+    RUN_BOUNDS,
+    RUN_VALUES,
+    InFlightJudge,
+    ScriptedJudge,
+    VaryingJudge,
+)
 
 import pytest_texts_score as pts
 from scorekit._session import ScoreSession
@@ -73,25 +80,27 @@ def test_single_run_failure_message_shows_evidence(scripted: ScriptedJudge) -> N
         pts.texts_expect_f1_equal(EXPECTED, GIVEN, target=1.0, max_delta=0.2)
     message = str(info.value)
     lines = message.splitlines()
-    assert lines[0] == ("Text F1 below minimum: 0.40 < 0.8 (allowed [0.8, 1.0]; judge: scripted).")
+    assert lines[0] == (
+        "Text F1 below minimum: 0.4000 < 0.8 (allowed [0.8, 1.0]; judge: scripted)."
+    )
     assert (
-        "Precision side: questions from `given`, answered from `expected`: precision 0.50;"
+        "Precision side: questions from `given`, answered from `expected`: precision 0.5000;"
         " 1 of 2 answers below 1:" in lines
     )
-    assert "  0.00  Paris is big?" in lines
+    assert "  0.0000  Paris is big?" in lines
     assert (
-        "Recall side: questions from `expected`, answered from `given`: recall 0.33;"
+        "Recall side: questions from `expected`, answered from `given`: recall 0.3333;"
         " 2 of 3 answers below 1:" in lines
     )
-    assert "  0.00  The Seine flows through Paris?" in lines
-    assert "  0.00  Paris has a tower?" in lines
+    assert "  0.0000  The Seine flows through Paris?" in lines
+    assert "  0.0000  Paris has a tower?" in lines
     assert "Paris is in France?" not in message  # fully supported questions are not noise
     assert lines[-2] == f"`expected`: {EXPECTED!r}"
     assert lines[-1] == f"`given`: {GIVEN!r}"
 
 
 def test_above_maximum_message(scripted: ScriptedJudge) -> None:
-    with pytest.raises(AssertionError, match=r"^Text recall above maximum: 1.00 > 0.5 "):
+    with pytest.raises(AssertionError, match=r"^Text recall above maximum: 1.0000 > 0.5 "):
         pts.texts_expect_recall_range(EXPECTED, EXPECTED, 0.0, 0.5)
 
 
@@ -131,21 +140,22 @@ def test_aggregated_failure_message_lists_runs_and_spread(use_judge: Any) -> Non
         pts.texts_agg_precision_mean(EXPECTED, GIVEN, target=1.0, max_delta=0.1, full_runs=3)
     lines = str(info.value).splitlines()
     assert lines[0] == (
-        "Text precision (mean of 3 runs) below minimum: 0.75 < 0.9"
+        "Text precision (mean of 3 runs) below minimum: 0.7500 < 0.9"
         " (allowed [0.9, 1.0]; judge: scripted)."
     )
     assert lines[1] == "Runs (question run.answer run: precision):"
     # Which run got which answer depends on arrival order; the set of scores does not.
     assert [line.split()[0] for line in lines[2:5]] == ["1.1", "2.1", "3.1"]
-    assert sorted(line.split()[1] for line in lines[2:5]) == ["0.50", "0.75", "1.00"]
+    assert sorted(line.split()[1] for line in lines[2:5]) == ["0.5000", "0.7500", "1.0000"]
     assert lines[5] == (
-        "precision: mean 0.75, median 0.75, min 0.50, max 1.00, spread 0.50 (max - min), stdev 0.20"
+        "precision: mean 0.7500, median 0.7500, min 0.5000, max 1.0000, spread 0.5000 (max - min),"
+        " stdev 0.2041"
     )
     assert lines[6] == (
-        "Precision side: questions from `given`, answered from `expected`: mean precision 0.75;"
+        "Precision side: questions from `given`, answered from `expected`: mean precision 0.7500;"
         " 2 of 6 answers below 1:"
     )
-    assert lines[7].startswith("  0.00-0.50  Paris is big?  [2 runs: ")
+    assert lines[7].startswith("  0.0000-0.5000  Paris is big?  [2 runs: ")
 
 
 def test_long_texts_and_many_questions_are_cut(scripted: ScriptedJudge) -> None:
@@ -319,7 +329,40 @@ def test_custom_judges_can_ask_for_a_retry(use_judge: Any) -> None:
 
 def test_a_crashing_custom_judge_is_recorded_as_an_error(use_judge: Any) -> None:
     session: ScoreSession = use_judge(Broken(KeyError("oops")))
-    with pytest.raises(KeyError):
+    with pytest.raises(JudgeUnavailableError) as info:
         pts.texts_expect_f1_equal(EXPECTED, GIVEN)
+    assert isinstance(info.value.__cause__, KeyError)
     (row,) = session.recorder.rows
-    assert (row.outcome, row.error) == ("error", "KeyError: 'oops'")
+    assert row.outcome == "error"
+    assert row.error is not None
+    assert row.error.startswith(
+        "The broken judge raised KeyError: 'oops' (test_texts_assertions.py:"
+    )
+
+
+# -- every aggregation, over runs that differ ------------------------------------------------------
+
+#: F1 of each run is 2t / (1 + t) with the other side at 1.0, for t in RUN_VALUES: 2/11, 18/19,
+#: 8/9, 34/37, 1/3; sorted 0.1818, 0.3333, 0.8889, 0.9189, 0.9474: min 0.1818, max 0.9474,
+#: median 0.8889, mean (2/11 + 1/3 + 8/9 + 34/37 + 18/19) / 5 = 0.6541. Bounds as RUN_BOUNDS'.
+F1_BOUNDS = {
+    "min": ({"lower_bound": 0.18}, {"lower_bound": 0.19}),
+    "max": ({"upper_bound": 0.95}, {"upper_bound": 0.94}),
+    "median": ({"target": 0.89, "max_delta": 0.05}, {"target": 0.65, "max_delta": 0.05}),
+    "mean": ({"target": 0.65, "max_delta": 0.05}, {"target": 0.89, "max_delta": 0.05}),
+}
+
+
+@pytest.mark.parametrize(("function", "metric", "how"), AGG_FUNCTIONS)
+def test_every_aggregation_over_runs_that_differ(
+    use_judge: Callable[..., ScoreSession], function: str, metric: str, how: str
+) -> None:
+    # Questions written from the varying text differ from run to run; recall writes them
+    # from `expected`, precision (and F1's precision side) from `given`.
+    varying = EXPECTED if metric == "recall" else GIVEN
+    use_judge(VaryingJudge(varying, RUN_VALUES))
+    passing, failing = (F1_BOUNDS if metric == "f1" else RUN_BOUNDS)[how]
+    assertion = getattr(pts, function)
+    assertion(EXPECTED, GIVEN, **passing)
+    with pytest.raises(AssertionError):
+        assertion(EXPECTED, GIVEN, **failing)

@@ -113,7 +113,7 @@ def test_invalid_option_value_is_a_usage_error(pytester: pytest.Pytester) -> Non
     pytester.makepyfile("def test_x(): pass")
     result = pytester.runpytest("--llm-max-concurrency=0")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--llm-max-concurrency (from cli) must be at least 1*"])
+    result.stderr.fnmatch_lines(["*--llm-max-concurrency must be at least 1*"])
 
 
 def test_no_header_line_without_settings_but_with_verbose(pytester: pytest.Pytester) -> None:
@@ -260,15 +260,15 @@ def test_failure_text(judges: pytest.Pytester) -> None:
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
-            "E * pytest_texts_score.TextsAssertionError: Text F1 below minimum: 0.40 < 0.8"
+            "E * pytest_texts_score.TextsAssertionError: Text F1 below minimum: 0.4000 < 0.8"
             " (allowed [[]0.8, 1.0[]]; judge: sentences).",
             "E * Precision side: questions from `given`, answered from `expected`:"
-            " precision 0.50; 1 of 2 answers below 1:",
-            "E *   0.00  Paris is big?",
+            " precision 0.5000; 1 of 2 answers below 1:",
+            "E *   0.0000  Paris is big?",
             "E * Recall side: questions from `expected`, answered from `given`:"
-            " recall 0.33; 2 of 3 answers below 1:",
-            "E *   0.00  The Seine flows through Paris?",
-            "E *   0.00  Paris has a tower?",
+            " recall 0.3333; 2 of 3 answers below 1:",
+            "E *   0.0000  The Seine flows through Paris?",
+            "E *   0.0000  Paris has a tower?",
             f"E * `expected`: {EXPECTED!r}",
             f"E * `given`: {GIVEN!r}",
             "test_texts.py:4: TextsAssertionError",
@@ -414,3 +414,45 @@ def test_provider_may_name_a_class(judges: pytest.Pytester) -> None:
     )
     result = judges.runpytest("--llm-provider=scripted_judges:SentenceJudge")
     result.assert_outcomes(passed=1)
+
+
+RESOLVED = """
+from scorekit._session import current_session
+
+def test_values(pytestconfig):
+    s = current_session().settings
+    print("INI", pytestconfig.getini("llm_api_version"), pytestconfig.getini("llm_max_tokens"))
+    print("RESOLVED", s.api_version, s.max_tokens)
+"""
+
+
+def test_ini_twins_have_the_documented_defaults(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(RESOLVED)
+    result = pytester.runpytest("-s")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*INI 2024-05-01 8192", "RESOLVED 2024-05-01 8192"])
+
+
+@pytest.mark.parametrize(
+    ("ini", "args", "resolved"),
+    [
+        ("", [], "2025-01-01"),  # the environment comes before the default
+        ("llm_api_version = 2024-05-01\n", [], "2024-05-01"),  # set in the file: ini wins
+        ("", ["-o", "llm_api_version=2024-10-21"], "2024-10-21"),
+        ("llm_api_version = 2024-06-01\n", ["--llm-api-version=2024-02-15"], "2024-02-15"),
+    ],
+    ids=["env-over-default", "explicit-ini-over-env", "override-ini", "cli-over-ini"],
+)
+def test_the_environment_keeps_its_place_before_the_ini_default(
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    ini: str,
+    args: list[str],
+    resolved: str,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_VERSION", "2025-01-01")
+    pytester.makeini("[pytest]\n" + ini)
+    pytester.makepyfile(RESOLVED)
+    result = pytester.runpytest("-s", *args)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"RESOLVED {resolved} 8192"])

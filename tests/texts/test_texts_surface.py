@@ -87,3 +87,24 @@ def test_module_split_follows_the_reference() -> None:
         "completeness" in n or "correctness" in n or n.endswith("_average")
         for n in api_wrappers.__all__
     )
+
+
+def test_the_docs_say_where_the_constants_live() -> None:
+    # Where the reference document puts them: MINIMAL_EXPECTED_MAX_DELTA in `api` (the
+    # assertions' tolerance), MAXIMAL_RETRY_ON_ERROR in `evaluate_score` (the scoring retries).
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    right = {"MINIMAL_EXPECTED_MAX_DELTA": "api", "MAXIMAL_RETRY_ON_ERROR": "evaluate_score"}
+    named: set[tuple[str, str]] = set()
+    for page in [root / "README.md", *(root / "docs").rglob("*.md")]:
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        for constant in right:
+            for module in re.findall(rf"{constant}`?[^`]{{0,40}}`pytest_texts_score\.(\w+)`", text):
+                named.add((constant, module))
+            for module in re.findall(rf"pytest_texts_score\.(\w+)\.{constant}", text):
+                named.add((constant, module))
+    assert named == {(c, m) for c, m in right.items()}
+    assert api.MINIMAL_EXPECTED_MAX_DELTA == 0.05
+    assert pytest_texts_score.evaluate_score.MAXIMAL_RETRY_ON_ERROR == 5

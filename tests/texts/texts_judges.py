@@ -87,3 +87,64 @@ class InFlightJudge:
     async def answer_questions(self, text: str, questions: list[str]) -> list[float]:
         await self._visit("answers")
         return [1.0] * len(questions)
+
+
+class VaryingJudge:
+    """A judge whose runs differ: each question set written from ``varying_base`` is one
+    question, ``"varying fact <k>?"`` for the k-th such call, answered ``values[k % n]``;
+    questions from any other text are answered 1.0.
+
+    Which run gets which value depends on call order, but the *set* of run scores does not,
+    so min, max, median and mean over the runs are known in advance.
+    """
+
+    name = "varying"
+
+    def __init__(self, varying_base: str, values: list[float]) -> None:
+        self.varying_base = varying_base
+        self.values = values
+        self._next = 0
+        self._lock = threading.Lock()
+
+    def make_questions(self, text: str) -> list[str]:
+        if text != self.varying_base:
+            return ["steady fact?"]
+        with self._lock:
+            k, self._next = self._next, self._next + 1
+        return [f"varying fact {k}?"]
+
+    def answer_questions(self, text: str, questions: list[str]) -> list[float]:
+        return [
+            self.values[int(q.removeprefix("varying fact ").rstrip("?")) % len(self.values)]
+            if q.startswith("varying fact ")
+            else 1.0
+            for q in questions
+        ]
+
+
+#: Run scores whose minimum, maximum, median and mean all differ: sorted 0.1, 0.2, 0.8, 0.85,
+#: 0.9, so min 0.1, max 0.9, median 0.8, mean 2.85 / 5 = 0.57.
+RUN_VALUES = [0.1, 0.9, 0.8, 0.85, 0.2]
+
+#: For each aggregation over RUN_VALUES: keyword arguments it passes with, then ones it fails
+#: with. Each failing bound passes for every other aggregation, so an aggregation swapped for
+#: another (all forced to the mean, say) fails a test.
+RUN_BOUNDS = {
+    "min": ({"lower_bound": 0.1}, {"lower_bound": 0.15}),
+    "max": ({"upper_bound": 0.9}, {"upper_bound": 0.87}),
+    "median": ({"target": 0.8, "max_delta": 0.05}, {"target": 0.57, "max_delta": 0.05}),
+    "mean": ({"target": 0.57, "max_delta": 0.05}, {"target": 0.8, "max_delta": 0.05}),
+}
+
+#: (function, metric, aggregation) for every aggregated assertion, aliases included.
+AGG_FUNCTIONS = [
+    (f"texts_agg_{name}_{how}", metric, "mean" if how == "average" else how)
+    for name, metric in (
+        ("f1", "f1"),
+        ("precision", "precision"),
+        ("recall", "recall"),
+        ("completeness", "precision"),
+        ("correctness", "recall"),
+    )
+    for how in ("min", "max", "median", "mean", "average")
+]

@@ -10,9 +10,12 @@ from scorekit.judges._errors import JudgeConfigError
 from scorekit.judges._settings import JudgeSettings
 
 
-def load_custom_backend(spec: str) -> Backend:
+def load_custom_backend(spec: str, label: str = "--llm-provider") -> Backend:
     """Import ``package.module:attr``; call ``attr`` with no arguments when it is a class or
     function that returns a backend.
+
+    ``label`` names the setting in messages (``--provider`` on the ``texts-score`` command
+    line, ``configure(provider=...)`` in plain Python).
 
     Raises:
         JudgeConfigError: the module or attribute is missing, or the object is no backend.
@@ -20,19 +23,17 @@ def load_custom_backend(spec: str) -> Backend:
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise JudgeConfigError(
-            f"--llm-provider {spec!r} is not local, openai, azure or package.module:attr"
+            f"{label} {spec!r} is not local, openai, azure or package.module:attr"
         )
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise JudgeConfigError(
-            f"--llm-provider {spec!r}: cannot import {module_name!r}: {exc}"
-        ) from None
+        raise JudgeConfigError(f"{label} {spec!r}: cannot import {module_name!r}: {exc}") from None
     try:
         obj: Any = getattr(module, attr)
     except AttributeError:
         raise JudgeConfigError(
-            f"--llm-provider {spec!r}: module {module_name!r} has no attribute {attr!r}"
+            f"{label} {spec!r}: module {module_name!r} has no attribute {attr!r}"
         ) from None
     is_backend = hasattr(obj, "make_questions") and hasattr(obj, "answer_questions")
     # A class has the methods too, unbound: it (or a factory function) is called for an instance.
@@ -41,11 +42,11 @@ def load_custom_backend(spec: str) -> Backend:
             obj = obj()
         except Exception as exc:
             raise JudgeConfigError(
-                f"--llm-provider {spec!r}: calling {attr}() with no arguments failed: {exc}"
+                f"{label} {spec!r}: calling {attr}() with no arguments failed: {exc}"
             ) from exc
     if not (hasattr(obj, "make_questions") and hasattr(obj, "answer_questions")):
         raise JudgeConfigError(
-            f"--llm-provider {spec!r} gives {type(obj).__name__}, which has no"
+            f"{label} {spec!r} gives {type(obj).__name__}, which has no"
             " make_questions(text) and answer_questions(text, questions) methods"
         )
     return obj  # type: ignore[no-any-return]
@@ -67,4 +68,4 @@ def build_backend(settings: JudgeSettings) -> Backend:
 
         # Built-in backends return Reply objects (value + usage), which the Judge unwraps.
         return cast(Backend, build_openai_backend(settings))
-    return load_custom_backend(provider)
+    return load_custom_backend(provider, settings.given_as("provider"))

@@ -13,6 +13,7 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from scorekit._shorten import shorten
@@ -56,6 +57,27 @@ async def _call(method: Callable[..., Any], *args: Any) -> Any:
     if inspect.isawaitable(result):
         return await result
     return result
+
+
+def _as_transient(exc: Exception) -> TransientJudgeError | None:
+    """A backend's own exception as a transient one when retrying may help (a dropped
+    connection, a timeout), else None."""
+    if isinstance(exc, (ConnectionError, TimeoutError, asyncio.TimeoutError)):
+        return TransientJudgeError(str(exc))
+    return None
+
+
+def _where(exc: BaseException) -> str:
+    """``RuntimeError: boom (my_judge.py:12, in answer_questions)``: the exception and the
+    line of the backend that raised it."""
+    text = f"{type(exc).__name__}: {exc}"
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return text
+    code = tb.tb_frame.f_code
+    return f"{text} ({Path(code.co_filename).name}:{tb.tb_lineno}, in {code.co_name})"
 
 
 def _explained(pairs: object) -> Answers:
@@ -321,20 +343,33 @@ class Judge:
                         )
                     raw = raw.value
                 return validate(raw)
-            except TransientJudgeError as exc:
-                if attempt >= budget:
-                    tries = attempt + 1
-                    raise JudgeUnavailableError(
-                        f"The {self.name} judge failed to produce {kind} after {tries}"
-                        f" {'try' if tries == 1 else 'tries'}: {exc}"
-                    ) from exc
-                await self._sleep(self._delay(attempt, exc))
-                attempt += 1
-                self.stats.add(retries=1)
             except JudgeError as exc:
-                if isinstance(exc, JudgeUnavailableError):
-                    raise
-                raise JudgeUnavailableError(f"The {self.name} judge cannot be used: {exc}") from exc
+                if not isinstance(exc, TransientJudgeError):
+                    if isinstance(exc, JudgeUnavailableError):
+                        raise
+                    raise JudgeUnavailableError(
+                        f"The {self.name} judge cannot be used: {exc}"
+                    ) from exc
+                transient, cause = exc, str(exc)
+                origin: Exception = exc
+            except Exception as exc:
+                # Anything else a backend raises (a custom judge's RuntimeError, a bug in its
+                # code) is an outage of the judge, not a score: classified here like HTTP errors.
+                as_transient = _as_transient(exc)
+                if as_transient is None:
+                    raise JudgeUnavailableError(
+                        f"The {self.name} judge raised {_where(exc)}"
+                    ) from exc
+                transient, cause, origin = as_transient, _where(exc), exc
+            if attempt >= budget:
+                tries = attempt + 1
+                raise JudgeUnavailableError(
+                    f"The {self.name} judge failed to produce {kind} after {tries}"
+                    f" {'try' if tries == 1 else 'tries'}: {cause}"
+                ) from origin
+            await self._sleep(self._delay(attempt, transient))
+            attempt += 1
+            self.stats.add(retries=1)
 
     # -- equivalence ----------------------------------------------------------------------
     async def equivalence(

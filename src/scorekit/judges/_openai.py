@@ -29,7 +29,7 @@ from scorekit.judges._prompts import (
     get_user_questions_prompt,
     number_questions,
 )
-from scorekit.judges._settings import JudgeSettings
+from scorekit.judges._settings import JudgeSettings, setting_label
 
 __all__ = ["OpenAIBackend", "build_openai_backend"]
 
@@ -64,8 +64,10 @@ class OpenAIBackend:
         temperature: float = 0.0,
         max_tokens: int = 8192,
         timeout: float = 60.0,
+        surface: str = "python",
     ) -> None:
         self.name = provider
+        self.surface = surface
         self.model = model
         self.endpoint = endpoint
         self.deployment = deployment
@@ -181,7 +183,8 @@ class OpenAIBackend:
     def _explain(self, exc: InvalidReplyError, finish: str | None) -> InvalidReplyError:
         if finish == "length":
             return InvalidReplyError(
-                f"{exc} (the reply was cut off at --llm-max-tokens {self.max_tokens}; raise it)"
+                f"{exc} (the reply was cut off at {self._label('max_tokens')} {self.max_tokens};"
+                " raise it)"
             )
         return exc
 
@@ -230,15 +233,20 @@ class OpenAIBackend:
         )
 
     # -- errors ----------------------------------------------------------------------------
+    def _label(self, name: str) -> str:
+        """The setting as its user gives it (``--llm-model``, ``--model``, ``configure(...)``)."""
+        return setting_label(name, self.surface, "cli")
+
     def _translate(self, exc: Exception) -> JudgeError:
+        label = self._label
         if self.name == "azure":
             fix_404 = (
-                "check --llm-deployment, --llm-endpoint and --llm-api-version"
+                f"check {label('deployment')}, {label('endpoint')} and {label('api_version')}"
                 f" (deployment {self.deployment!r}, endpoint {self.endpoint})"
             )
         else:
             fix_404 = (
-                f"check --llm-model ({self.model!r}) and --llm-base-url"
+                f"check {label('model')} ({self.model!r}) and {label('base_url')}"
                 f" ({self.endpoint or 'api.openai.com'})"
             )
         return translate_sdk_error(
@@ -247,6 +255,7 @@ class OpenAIBackend:
             where=self.describe(),
             timeout=self.timeout,
             fix_404=fix_404,
+            surface=self.surface,
             key=None if self.__key == _NO_KEY else self.__key,
         )
 
@@ -289,17 +298,16 @@ def build_openai_backend(settings: JudgeSettings) -> OpenAIBackend:
         "temperature": settings.temperature,
         "max_tokens": settings.max_tokens,
         "timeout": settings.timeout,
+        "surface": settings.surface,
     }
+    label = settings.label
     if provider == "azure":
         missing = [
             text
             for value, text in (
-                (key, "an API key: --llm-api-key (ini llm_api_key) or AZURE_OPENAI_API_KEY"),
-                (
-                    settings.endpoint,
-                    "an endpoint: --llm-endpoint (ini llm_endpoint) or AZURE_OPENAI_ENDPOINT",
-                ),
-                (settings.deployment, "a deployment: --llm-deployment (ini llm_deployment)"),
+                (key, f"an API key: {label('api_key')} or AZURE_OPENAI_API_KEY"),
+                (settings.endpoint, f"an endpoint: {label('endpoint')} or AZURE_OPENAI_ENDPOINT"),
+                (settings.deployment, f"a deployment: {label('deployment')}"),
             )
             if not value
         ]
@@ -319,9 +327,9 @@ def build_openai_backend(settings: JudgeSettings) -> OpenAIBackend:
         raise JudgeConfigError(f"build_openai_backend cannot build the {provider!r} judge.")
     missing = []
     if not settings.model:
-        missing.append("a model: --llm-model (ini llm_model)")
+        missing.append(f"a model: {label('model')}")
     if key is None and _is_official_openai(settings.base_url):
-        missing.append("an API key: --llm-api-key (ini llm_api_key) or OPENAI_API_KEY")
+        missing.append(f"an API key: {label('api_key')} or OPENAI_API_KEY")
     if missing:
         raise JudgeConfigError("The openai judge needs " + "; and ".join(missing) + ".")
     assert settings.model is not None

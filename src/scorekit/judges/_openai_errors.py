@@ -19,13 +19,14 @@ from scorekit.judges._errors import (
     PermanentJudgeError,
     TransientJudgeError,
 )
+from scorekit.judges._settings import setting_label
 
 __all__ = ["retry_after_seconds", "scrub", "translate_sdk_error"]
 
 
-def _key_hint(provider: str) -> str:
+def _key_hint(provider: str, surface: str) -> str:
     var = "AZURE_OPENAI_API_KEY" if provider == "azure" else "OPENAI_API_KEY"
-    return f"--llm-api-key (ini llm_api_key) or {var}"
+    return f"{setting_label('api_key', surface)} or {var}"
 
 
 def scrub(message: str, key: str | None) -> str:
@@ -78,7 +79,14 @@ def _server_message(exc: Any) -> str:
 
 
 def translate_sdk_error(
-    exc: Exception, *, provider: str, where: str, timeout: float, fix_404: str, key: str | None
+    exc: Exception,
+    *,
+    provider: str,
+    where: str,
+    timeout: float,
+    fix_404: str,
+    key: str | None,
+    surface: str = "pytest",
 ) -> JudgeError:
     """Return the judge error for an SDK exception.
 
@@ -89,12 +97,15 @@ def translate_sdk_error(
         timeout: the request timeout in seconds (named when it expired).
         fix_404: what to check when the server says not found.
         key: the API key, scrubbed from every quoted server message.
+        surface: where the settings were given, to name them (``--llm-timeout`` under pytest,
+            ``--timeout`` on the ``texts-score`` command line, ``configure(timeout=...)``).
     """
     import openai
 
     if isinstance(exc, openai.APITimeoutError):
         return TransientJudgeError(
-            f"the {where} did not answer within {timeout:g} s (--llm-timeout)"
+            f"the {where} did not answer within {timeout:g} s"
+            f" ({setting_label('timeout', surface, 'cli')})"
         )
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc.__context__
@@ -116,7 +127,8 @@ def translate_sdk_error(
         if code in (401, 403):
             # Never quote the server here: it may echo part of the key.
             return PermanentJudgeError(
-                f"the {where} rejected the API key (HTTP {code}): check {_key_hint(provider)}"
+                f"the {where} rejected the API key (HTTP {code}):"
+                f" check {_key_hint(provider, surface)}"
             )
         if code == 404:
             return PermanentJudgeError(f"the {where} was not found (HTTP 404): {fix_404}: {server}")

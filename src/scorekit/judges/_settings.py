@@ -103,7 +103,37 @@ class SettingsError(ValueError):
     """A setting has an unusable value; the message names the option and the fix."""
 
 
-def _convert(opt: Option, raw: Any, source: str) -> Any:
+#: Where settings are given: the pytest options and ini file, the ``texts-score`` command
+#: line, or plain Python (``configure()``). Messages name a setting the way its user wrote it.
+SURFACES = ("pytest", "cli", "python")
+
+
+def setting_label(name: str, surface: str = "pytest", source: str | None = None) -> str:
+    """How a user names the setting ``name`` (``model`` or ``llm_model``) on ``surface``.
+
+    With ``source`` (where a value came from: ``cli``, ``ini``, ``configure``, ``$VAR``) the
+    label names that place; without it, every way to give the setting there.
+
+    Example:
+        >>> setting_label("model", "pytest"), setting_label("model", "cli")
+        ('--llm-model (ini llm_model)', '--model')
+        >>> setting_label("cache", "python"), setting_label("cache", "pytest", "ini")
+        ('configure(cache=...)', 'ini llm_cache')
+    """
+    short = name.removeprefix("llm_")
+    if source == "ini":
+        return f"ini llm_{short}"
+    if source is not None and source.startswith("$"):
+        return f"{source[1:]} (environment)"
+    if source == "configure" or (surface == "python" and source in (None, "cli")):
+        return f"configure({short}=...)"
+    if surface == "cli":
+        return "--" + short.replace("_", "-")
+    flag = "--llm-" + short.replace("_", "-")
+    return flag if source == "cli" else f"{flag} (ini llm_{short})"
+
+
+def _convert(opt: Option, raw: Any, label: str) -> Any:
     if raw is None:
         return None
     if isinstance(raw, str):
@@ -116,30 +146,25 @@ def _convert(opt: Option, raw: Any, source: str) -> Any:
                 raise ValueError
             value: Any = int(raw)
             if value < 1:
-                raise SettingsError(f"{opt.flag} (from {source}) must be at least 1, got {raw!r}.")
+                raise SettingsError(f"{label} must be at least 1, got {raw!r}.")
             return value
         if opt.kind == "float":
             if isinstance(raw, bool):
                 raise ValueError
             value = float(raw)
             if not math.isfinite(value) or value < 0:
-                raise SettingsError(
-                    f"{opt.flag} (from {source}) must be a finite number >= 0, got {raw!r}."
-                )
+                raise SettingsError(f"{label} must be a finite number >= 0, got {raw!r}.")
             return value
     except (TypeError, ValueError) as exc:
         if isinstance(exc, SettingsError):
             raise
         raise SettingsError(
-            f"{opt.flag} (from {source}) must be"
-            f" {'an integer' if opt.kind == 'int' else 'a number'}, got {raw!r}."
+            f"{label} must be {'an integer' if opt.kind == 'int' else 'a number'}, got {raw!r}."
         ) from None
     if opt.kind == "choice":
         value = str(raw).lower()
         if value not in opt.choices:
-            raise SettingsError(
-                f"{opt.flag} (from {source}) must be one of {', '.join(opt.choices)}, got {raw!r}."
-            )
+            raise SettingsError(f"{label} must be one of {', '.join(opt.choices)}, got {raw!r}.")
         return value
     return str(raw)
 
@@ -169,6 +194,18 @@ class JudgeSettings:
     report_html: str | None = None
     cache_dir: str | None = None
     sources: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    surface: str = field(default="pytest", compare=False, repr=False)
+
+    def label(self, name: str) -> str:
+        """How the user of these settings gives ``name`` (``--llm-model (ini llm_model)``
+        under pytest, ``--model`` on the ``texts-score`` command line, ``configure(model=...)``
+        in plain Python)."""
+        return setting_label(name, self.surface)
+
+    def given_as(self, name: str) -> str:
+        """Where the value of ``name`` was given (``--llm-provider``, ``ini llm_provider``,
+        ``--provider``, ``configure(provider=...)``), for a message about that value."""
+        return setting_label(name, self.surface, self.sources.get(name.removeprefix("llm_")))
 
     @property
     def resolved_provider(self) -> str:
@@ -196,6 +233,8 @@ def resolve_settings(
     ini: Mapping[str, Any] | None = None,
     env: Mapping[str, str] | None = None,
     overrides: Mapping[str, Any] | None = None,
+    *,
+    surface: str = "pytest",
 ) -> JudgeSettings:
     """Resolve settings: overrides (``configure()``) > cli > ini > environment > default.
 
@@ -204,6 +243,8 @@ def resolve_settings(
         ini: values from the ini file, keyed by option name.
         env: the environment (defaults to ``os.environ``).
         overrides: values given to ``configure()``; keys with or without the ``llm_`` prefix.
+        surface: ``pytest``, ``cli`` (``texts-score``) or ``python``: how messages name the
+            settings (see :func:`setting_label`).
 
     Raises:
         SettingsError: a value is unusable; the message names the option.
@@ -229,13 +270,13 @@ def resolve_settings(
         source = "default"
         for src_name, src in (("configure", norm_over), ("cli", cli), ("ini", ini)):
             raw = src.get(opt.name)
-            conv = _convert(opt, raw, src_name)
+            conv = _convert(opt, raw, setting_label(opt.name, surface, src_name))
             if conv is not None:
                 chosen, source = conv, src_name
                 break
         if chosen is None:
             for var in opt.env:
-                conv = _convert(opt, env.get(var), f"${var}")
+                conv = _convert(opt, env.get(var), setting_label(opt.name, surface, f"${var}"))
                 if conv is not None:
                     chosen, source = conv, "env"
                     break
@@ -250,7 +291,7 @@ def resolve_settings(
         key_var = _KEY_ENV_BY_PROVIDER.get(provider)
         env_key: str | None = None
         if key_var is not None:
-            env_key = _convert(OPTIONS_BY_NAME["llm_api_key"], env.get(key_var), f"${key_var}")
+            env_key = _convert(OPTIONS_BY_NAME["llm_api_key"], env.get(key_var), key_var)
         values["api_key"] = env_key
         sources["api_key"] = "env" if env_key is not None else "default"
-    return JudgeSettings(**values, sources=sources)
+    return JudgeSettings(**values, sources=sources, surface=surface)

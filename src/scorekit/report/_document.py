@@ -7,6 +7,9 @@ Schema ``llm-scorekit-report/1``::
      "judge": {judge, model, calls, cache_hits, retries, judge_seconds, prompt_tokens,
                completion_tokens, estimated_cost_usd} or null,
      "texts": [TextScoreRow.to_dict()...], "tools": [ToolScoreRow.to_dict()...]}
+
+Text scores (``score``, per-run ``precision``/``recall``/``f1``, evidence ``answer``) are rounded
+to 4 decimal places, as every output shows them (``scorekit._rounding``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from scorekit._rounding import rounded_scores
 from scorekit.report._rows import Row
 from scorekit.report._totals import judge_totals, outcome_counts, split_rows
 
@@ -57,7 +61,7 @@ def report_document(
         "created": created_stamp(created),
         "summary": {"texts": outcome_counts(texts), "tools": outcome_counts(tools)},
         "judge": totals.to_dict() if totals is not None else None,
-        "texts": [r.to_dict() for r in texts],
+        "texts": [rounded_scores(r.to_dict()) for r in texts],
         "tools": [r.to_dict() for r in tools],
     }
     result: dict[str, Any] = finite(doc)

@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scorekit._rounding import format_bound, format_score
 from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from scorekit.report._document import SCHEMA, created_stamp
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
@@ -115,6 +116,11 @@ def _num(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
 
 
+def _score(value: float | None) -> str:
+    # A text score: the one rounding rule of every output (scorekit._rounding).
+    return "–" if value is None else format_score(value)
+
+
 def _x(value: float) -> float:
     # Scores live in [0, 1]; the plot area spans x = 20 .. 500 of a 520-wide view box.
     return 20 + 480 * min(max(value, 0.0), 1.0)
@@ -128,8 +134,8 @@ def _chart(row: TextScoreRow) -> str:
     if not scores:
         return ""
     label = (
-        f"{row.metric} per run: {', '.join(f'{s:.3f}' for s in scores)}; "
-        f"bounds {row.low:.2f} to {row.high:.2f}"
+        f"{row.metric} per run: {', '.join(format_score(s) for s in scores)}; "
+        f"bounds {format_bound(row.low)} to {format_bound(row.high)}"
     )
     parts = [
         f'<svg class="chart" viewBox="0 0 520 92" role="img" aria-label="{_e(label)}" '
@@ -152,7 +158,7 @@ def _chart(row: TextScoreRow) -> str:
         parts.append(
             f'<circle class="run" cx="{_x(s):.1f}" cy="{y}" r="6" '
             f'fill="{"#1a7f37" if inside else "#c62828"}" fill-opacity="0.8">'
-            f"<title>run {i + 1}: {s:.3f}</title></circle>"
+            f"<title>run {i + 1}: {format_score(s)}</title></circle>"
         )
     if row.score is not None:
         x = _x(row.score)
@@ -160,7 +166,7 @@ def _chart(row: TextScoreRow) -> str:
         parts.append(
             f'<line class="aggregate" x1="{x:.1f}" y1="4" x2="{x:.1f}" y2="64" '
             f'stroke="{"#1a7f37" if ok else "#c62828"}" stroke-width="3">'
-            f"<title>{_e(row.aggregation or 'score')}: {row.score:.3f}</title></line>"
+            f"<title>{_e(row.aggregation or 'score')}: {format_score(row.score)}</title></line>"
         )
     parts.append("</svg>")
     parts.append(
@@ -186,9 +192,9 @@ def _pre(text: str) -> str:
 def _text_article(row: TextScoreRow, index: int) -> str:
     scores = run_scores(row)
     sd = spread(scores)
-    score = _num(row.score)
+    score = _score(row.score)
     if row.aggregation and sd is not None:
-        score += f" (±{sd:.3f} over {len(scores)} runs)"
+        score += f" (±{format_score(sd)} over {len(scores)} runs)"
     facts = _facts(
         [
             ("function", f"<code>{_e(row.function)}</code>"),
@@ -213,8 +219,8 @@ def _text_article(row: TextScoreRow, index: int) -> str:
     if row.runs:
         trs = "".join(
             f'<tr><td class="num">{r.question_run}</td><td class="num">{r.answer_run}</td>'
-            f'<td class="num">{_num(r.precision)}</td><td class="num">{_num(r.recall)}</td>'
-            f'<td class="num">{_num(r.f1)}</td></tr>'
+            f'<td class="num">{_score(r.precision)}</td><td class="num">{_score(r.recall)}</td>'
+            f'<td class="num">{_score(r.f1)}</td></tr>'
             for r in row.runs
         )
         body.append(
@@ -225,7 +231,9 @@ def _text_article(row: TextScoreRow, index: int) -> str:
     if row.evidence:
         trs = "".join(
             f"<tr><td>{_e(ev.side)}</td><td class=num>{_e('/'.join(map(str, ev.run)))}</td>"
-            f'<td class="num">{ev.answer:.2f}</td><td>{_e(ev.question)}</td></tr>'
+            f'<td class="num">{format_score(ev.answer, 1.0)}</td><td>{_e(ev.question)}'
+            + (f'<br><small class="reason">{_e(ev.reason)}</small>' if ev.reason else "")
+            + "</td></tr>"
             for ev in row.evidence
         )
         is_open = " open" if row.outcome != "passed" else ""

@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scorekit._rounding import format_score
 from scorekit.report._document import created_stamp
 from scorekit.report._rows import Row, ToolScoreRow
 from scorekit.report._totals import (
@@ -30,6 +31,11 @@ def _cell(value: object) -> str:
 
 def _num(value: float | None, digits: int = 3) -> str:
     return "–" if value is None else f"{value:.{digits}f}"
+
+
+def _score(value: float | None) -> str:
+    # A text score: the one rounding rule of every output (scorekit._rounding).
+    return "–" if value is None else format_score(value)
 
 
 def _finding_lines(row: ToolScoreRow) -> list[str]:
@@ -96,8 +102,8 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
         ]
         for r in texts:
             out.append(
-                f"| {_cell(r.test_id or '-')} | {_cell(metric_label(r))} | {_num(r.score)} | "
-                f"{_num(run_spread(r))} | {bounds_label(r)} | "
+                f"| {_cell(r.test_id or '-')} | {_cell(metric_label(r))} | {_score(r.score)} | "
+                f"{_score(run_spread(r))} | {bounds_label(r)} | "
                 f"{len(r.runs) if r.aggregation else ''} | {r.outcome} |"
             )
         totals = judge_totals(stats)

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from scorekit._rounding import format_score
 from scorekit._text_table import align_columns
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 from scorekit.report._totals import (
@@ -28,8 +29,6 @@ TEXTS_TITLE = "text scores (pytest_texts_score)"
 TOOLS_TITLE = "tool-call scores (toolscore)"
 _EVIDENCE_WIDTH = 100
 _EVIDENCE_LINES = 8
-# Test ids matter more than a line that fits: below this, let the terminal wrap.
-_MIN_ID_WIDTH = 40
 _METRICS_SHOWN = ("tool_f1", "argument_f1", "sequence_accuracy", "redundant_rate")
 
 
@@ -50,22 +49,20 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 3, 1)] + "..."
 
 
-def _clip_left(text: str, width: int) -> str:
-    # Node ids end with the test name: keep the end, drop the folder part first.
-    return text if len(text) <= width else "..." + text[-(width - 3) :]
+def _table(header: Sequence[str], rows: list[list[str]], width: int | None) -> list[list[str]]:
+    """The header's lines, then each row's lines.
 
-
-def _table(header: Sequence[str], rows: list[list[str]], width: int) -> list[str]:
+    One line per row when it fits ``width`` (``None``: off a terminal, where nothing wraps, so
+    it always does). On a terminal too narrow for the widest row, each row takes two lines, the
+    whole test id on the first and the other cells, aligned, on the second: a test id is never
+    cut, its end (the test's name) least of all.
+    """
     cells = [list(header), *rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    # Clip the test id only when the line would not fit the terminal.
-    room = width - sum(widths[1:]) - 2 * (len(header) - 1)
-    first = max(room, _MIN_ID_WIDTH)
-    if widths[0] > first:
-        for r in cells:
-            r[0] = _clip_left(r[0], first)
-        widths[0] = first
-    return align_columns(cells)
+    lines = align_columns(cells)
+    if width is None or max(len(line) for line in lines) <= width:
+        return [[line] for line in lines]
+    rest = ["  " + line for line in align_columns([r[1:] for r in cells])]
+    return [[c[0], r] for c, r in zip(cells, rest, strict=True)]
 
 
 def _text_score(row: TextScoreRow) -> str:
@@ -73,22 +70,23 @@ def _text_score(row: TextScoreRow) -> str:
         return "-"
     sd = run_spread(row)
     if sd is not None:
-        return f"{row.score:.3f} ±{sd:.3f}"
-    return f"{row.score:.3f}"
+        return f"{format_score(row.score)} ±{format_score(sd)}"
+    return format_score(row.score)
 
 
 def _with_details(
-    lines: list[str], rows: Sequence[_R], details: Callable[[_R], list[str]]
+    table: list[list[str]], rows: Sequence[_R], details: Callable[[_R], list[str]] | None
 ) -> list[str]:
-    """The table (header first) with each row's line followed by its detail lines."""
-    out = [lines[0]]
-    for line, row in zip(lines[1:], rows, strict=True):
-        out.append(line)
-        out.extend(details(row))
+    """The table (header first) with each row's lines followed by its detail lines."""
+    out = list(table[0])
+    for lines, row in zip(table[1:], rows, strict=True):
+        out.extend(lines)
+        if details is not None:
+            out.extend(details(row))
     return out
 
 
-def _text_lines(rows: list[TextScoreRow], verbosity: int, width: int) -> list[str]:
+def _text_lines(rows: list[TextScoreRow], verbosity: int, width: int | None) -> list[str]:
     table_rows = []
     for row in rows:
         runs = str(len(row.runs)) if row.aggregation else ""
@@ -103,11 +101,10 @@ def _text_lines(rows: list[TextScoreRow], verbosity: int, width: int) -> list[st
             ]
         )
     header = ["test", "metric", "score", "bounds", "runs", "result"]
-    lines = _table(header, table_rows, width)
-    if verbosity < 1:
-        return lines
     # -v: each row followed by its runs, error and the evidence that cost points.
-    return _with_details(lines, rows, _text_details)
+    return _with_details(
+        _table(header, table_rows, width), rows, _text_details if verbosity >= 1 else None
+    )
 
 
 def _text_details(row: TextScoreRow) -> list[str]:
@@ -116,19 +113,27 @@ def _text_details(row: TextScoreRow) -> list[str]:
         details.append("    error: " + _clip(row.error, _EVIDENCE_WIDTH))
     scores = run_scores(row)
     if row.aggregation and scores:
-        details.append("    runs: " + " ".join(f"{s:.3f}" for s in scores))
+        details.append("    runs: " + " ".join(format_score(s) for s in scores))
     # The same question often costs points in every run: show it once, with its run count.
     grouped: dict[tuple[str, str, float], list[str]] = {}
+    reasons: dict[tuple[str, str, float], str] = {}
     for ev in row.evidence:
         if ev.answer < 1.0:
-            runs = grouped.setdefault((ev.side, ev.question, ev.answer), [])
-            runs.append("/".join(str(r) for r in ev.run))
-    for shown, ((side, question, answer), runs) in enumerate(grouped.items()):
+            key = (ev.side, ev.question, ev.answer)
+            grouped.setdefault(key, []).append("/".join(str(r) for r in ev.run))
+            if ev.reason:
+                reasons.setdefault(key, ev.reason)
+    for shown, (key, runs) in enumerate(grouped.items()):
         if shown == _EVIDENCE_LINES:
             details.append(f"    ... {len(grouped) - shown} more (the report files have all)")
             break
+        side, question, answer = key
         where = f"run {runs[0]}" if len(runs) == 1 else f"{len(runs)} runs"
-        details.append(f"    {side} ({where}): {answer:.2f}  " + _clip(question, _EVIDENCE_WIDTH))
+        why = f" (judge: {reasons[key]})" if key in reasons else ""
+        details.append(
+            f"    {side} ({where}): {format_score(answer, 1.0)}  "
+            + _clip(question + why, _EVIDENCE_WIDTH)
+        )
     return details
 
 
@@ -141,7 +146,7 @@ def _counts_phrase(rows: Sequence[Row], noun: str) -> str:
     return f"{c['total']} {word}: " + ", ".join(parts)
 
 
-def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int) -> list[str]:
+def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int | None) -> list[str]:
     table_rows = []
     for row in rows:
         table_rows.append(
@@ -155,10 +160,9 @@ def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int) -> list[st
             ]
         )
     header = ["test", "score", "min", "result", "missing", "extra"]
-    lines = _table(header, table_rows, width)
-    if verbosity < 1:
-        return lines
-    return _with_details(lines, rows, _tool_details)
+    return _with_details(
+        _table(header, table_rows, width), rows, _tool_details if verbosity >= 1 else None
+    )
 
 
 def _tool_details(row: ToolScoreRow) -> list[str]:
@@ -176,7 +180,7 @@ def summary_sections(
     stats: Mapping[str, Any] | None,
     *,
     verbosity: int = 0,
-    width: int = 80,
+    width: int | None = None,
 ) -> list[Section]:
     """The summary: a section per package that recorded rows; none when neither was used.
 
@@ -185,7 +189,8 @@ def summary_sections(
         stats: judge counters (``JudgeStats.as_dict()`` plus optional ``model``/``judge``).
         verbosity: pytest's verbosity; below 0 each section is one totals line, 1 and above
             adds runs, errors and evidence.
-        width: terminal width, to clip long test ids.
+        width: the terminal's width, or None off a terminal (a pipe, a CI log), where rows
+            are never broken.
 
     Example:
         >>> row = ToolScoreRow("t.py::test_a", "assert_tools", 1.0, 0.9, "passed")

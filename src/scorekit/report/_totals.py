@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scorekit._rounding import format_bound
 from scorekit.report._prices import estimate_cost
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 
@@ -142,8 +143,8 @@ def metric_label(row: TextScoreRow) -> str:
 
 
 def bounds_label(row: TextScoreRow) -> str:
-    """The bounds a score had to fall in: ``[0.80, 1.00]``."""
-    return f"[{row.low:.2f}, {row.high:.2f}]"
+    """The bounds a score had to fall in, as given: ``[0.8, 1.0]``."""
+    return f"[{format_bound(row.low)}, {format_bound(row.high)}]"
 
 
 def spread(values: list[float]) -> float | None:

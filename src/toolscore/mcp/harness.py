@@ -326,6 +326,10 @@ def _judge(scenario: Scenario, answer: Any) -> ScenarioResult:
     return ScenarioResult(scenario, True, answer.is_error, answer.duration, detail, outcome)
 
 
+class _ServerDown(Exception):
+    """A solo retry found the server still down from another call's crash."""
+
+
 def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> ScenarioResult:
     client = sup.client
     if scenario.kind == "skipped":
@@ -333,7 +337,8 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
     limit = timeout if timeout is not None else client.timeout
     result: ScenarioResult | None = None
     solo = False  # the retry after a crash runs alone, so that it cannot be collateral again
-    for attempt in range(2):
+    attempt = 0
+    while attempt < 2:
         with sup.lock:  # wait while another thread restarts the server
             gave_up = sup.gave_up
         if gave_up:
@@ -341,8 +346,15 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
         generation = client.generation
         try:
             with sup.gate.exclusive() if solo else sup.gate.shared():
+                if solo and not client.connected:
+                    raise _ServerDown
                 answer = client.call_tool(scenario.tool, scenario.arguments, timeout)
             return _judge(scenario, answer)
+        except _ServerDown:
+            # Another call crashed the server and has not restarted it yet: a retry that ran
+            # now would be blamed for that crash, so bring the server back first.
+            sup.recover(generation, hung=False)
+            continue
         except MCPTimeoutError:
             result = ScenarioResult(
                 scenario,
@@ -373,6 +385,7 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
         interrupted = sup.lock.locked() or client.generation != generation
         if attempt == 0 and interrupted and result.outcome != "timeout":
             solo = True
+            attempt += 1
             continue
         if result.outcome != "error":
             recovered = sup.recover(generation, hung)
@@ -381,6 +394,7 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
             # blamed.
             if attempt == 0 and recovered and result.outcome == "crashed" and sup.concurrent:
                 solo = True
+                attempt += 1
                 continue
         return result
     assert result is not None

@@ -1,0 +1,161 @@
+"""The reference API's functions as seams a test may replace, and the retries around them.
+
+Teams test their suites without an LLM by patching the documented functions with
+``unittest.mock.patch``: ``evaluate_score.make_questions`` and ``evaluate_questions`` (the names
+``evaluate_score`` imports from ``communication``), ``evaluate_score.texts_multiple_f1``, the
+``api_wrappers`` aliases, and so on. A patch replaces the *module attribute*, so every caller
+here looks the name up on its module at call time (:func:`current`) and compares it with the
+function the module defined (:func:`register` keeps those):
+
+* still the original: the call goes into the one scoring pipeline, which sends the judge calls
+  of a call together and keeps the evidence for failure messages;
+* replaced: the replacement is called with the arguments, and in the order, the reference
+  implementation uses, so call counts, arguments and ``side_effect`` lists behave as they did.
+
+Retries at the seams follow the reference document: with ``retry_on_error=True`` a failed unit
+of work (a question run) is tried again up to ``evaluate_score.MAXIMAL_RETRY_ON_ERROR`` times in
+all, then the last exception is raised unchanged. Our own errors are not retried here: a
+:class:`~scorekit.judges.JudgeError` was classified, and retried when transient, inside the
+judge layer (a rejected key is not retried at all), and a ``pytest.UsageError`` cannot change.
+Any other exception, such as a patch raising ``Exception``, counts as worth another try.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from scorekit.judges import JudgeError
+
+if TYPE_CHECKING:
+    from scorekit._session import ScoreSession
+
+__all__ = [
+    "API",
+    "EVALUATE_SCORE",
+    "WRAPPERS",
+    "DoorCall",
+    "RetryBudget",
+    "current",
+    "door_call",
+    "door_context",
+    "first_replacement",
+    "is_replaced",
+    "register",
+]
+
+EVALUATE_SCORE = "pytest_texts_score.evaluate_score"
+API = "pytest_texts_score.api"
+WRAPPERS = "pytest_texts_score.api_wrappers"
+
+_log = logging.getLogger("pytest_texts_score")
+
+_originals: dict[tuple[str, str], object] = {}
+
+
+def register(module_name: str, *names: str) -> None:
+    """Remember the objects ``module_name`` binds to ``names`` now, as the originals.
+
+    Each seam module calls this once, at the end of its import.
+    """
+    module = sys.modules[module_name]
+    for name in names:
+        _originals[(module_name, name)] = getattr(module, name)
+
+
+def current(module_name: str, name: str) -> Any:
+    """What ``module_name.name`` is right now (a patch, or the original)."""
+    return getattr(sys.modules[module_name], name)
+
+
+def is_replaced(module_name: str, *names: str) -> bool:
+    """True when any of ``names`` on ``module_name`` is no longer the registered original."""
+    return any(current(module_name, n) is not _originals[(module_name, n)] for n in names)
+
+
+def first_replacement(candidates: Sequence[tuple[str, str]]) -> Callable[..., Any] | None:
+    """The first ``(module, name)`` in ``candidates`` that is replaced, or None."""
+    for module_name, name in candidates:
+        if is_replaced(module_name, name):
+            fn: Callable[..., Any] = current(module_name, name)
+            return fn
+    return None
+
+
+@dataclass(frozen=True)
+class DoorCall:
+    """What the real ``make_questions`` / ``evaluate_questions`` cannot take as arguments.
+
+    Attributes:
+        run: ``(question_run, answer_run)``, so that repeated runs stay distinct judge samples
+            (the cache key holds the run).
+        retry: whether the judge layer retries transient failures.
+        session: the scoring session to use (None: the current one).
+    """
+
+    run: tuple[int, int] = (0, 0)
+    retry: bool = True
+    session: ScoreSession | None = None
+
+
+_door: ContextVar[DoorCall | None] = ContextVar("pytest_texts_score_door", default=None)
+
+
+def door_call() -> DoorCall:
+    """The context of the pipeline calling a door (defaults when a user calls it directly)."""
+    return _door.get() or DoorCall()
+
+
+@contextlib.contextmanager
+def door_context(run: tuple[int, int], retry: bool, session: ScoreSession | None) -> Iterator[None]:
+    """Call the seams inside this block as run ``run`` of the pipeline."""
+    token = _door.set(DoorCall(run, retry, session))
+    try:
+        yield
+    finally:
+        _door.reset(token)
+
+
+def _final(exc: BaseException) -> bool:
+    return isinstance(exc, (JudgeError, pytest.UsageError))
+
+
+class RetryBudget:
+    """The retries one public call may spend on failed units (shared by its question runs).
+
+    Args:
+        retry_on_error: False raises the first failure.
+        what: the function, for the log line and the note on the raised exception.
+    """
+
+    def __init__(self, retry_on_error: bool, what: str) -> None:
+        self.enabled = bool(retry_on_error)
+        self.what = what
+        # Read at call time, as the reference does: a test may patch the constant.
+        self.limit = int(current(EVALUATE_SCORE, "MAXIMAL_RETRY_ON_ERROR"))
+        self.used = 0
+
+    def absorb(self, exc: Exception) -> None:
+        """Return when the failed unit may run again; otherwise raise ``exc`` unchanged."""
+        __tracebackhide__ = True
+        if not self.enabled or _final(exc):
+            raise exc
+        if self.used >= self.limit:
+            # Unchanged, notes included: tests match the message of the error they injected.
+            raise exc
+        self.used += 1
+        _log.warning(
+            "%s: %s: %s; retrying (%d of %d)",
+            self.what,
+            type(exc).__name__,
+            exc,
+            self.used,
+            self.limit,
+        )
