@@ -57,8 +57,13 @@ VETO_PRIOR = 1.0
 #: Own sentences per document used as stated rows (see :func:`contrast_items`).
 CONTRAST_PER_DOC = 12
 #: Version written into the weights file: bump it with every refit that changes the answers.
-VERSION = "local-judge-2"
+VERSION = "local-judge-3"
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
+#: Hand-written short texts: a reference, a faithful rewording, other facts on the same subject.
+REWORDINGS = ROOT / "benchmarks" / "data" / "rewordings.jsonl"
+#: Share of the calibration's total weight carried by the rewordings rows (the rest: the
+#: SummEdits short-text rows). Half: two sources of short texts, counted alike.
+REWORDING_SHARE = 0.5
 
 
 @dataclass
@@ -188,6 +193,29 @@ def short_contrast_items(references: Sequence[Item], own: bool = False) -> list[
                 mine = _questions(sent)
                 if rest and mine:
                     out.append(Item(group, rest, sent, 0, mine, [0] * len(mine)))
+    return out
+
+
+def rewording_items(path: Path = REWORDINGS) -> list[Item]:
+    """Short texts as the judge is used on them, from ``benchmarks/data/rewordings.jsonl``.
+
+    Each row is a reference, a faithful rewording of it (other words, number words, units
+    written out, clauses turned round) and three other facts on the same subject. Every
+    statement of the rewording is stated by the reference and the other way round (1); every
+    statement of the other facts is not stated by the reference, nor the reference's by them
+    (0). SummEdits' references are summaries edited a word at a time, so they teach the scale
+    little about heavy rewordings; these rows do. Written for this project (20 rows in 20
+    subjects), separate from ``tests/data/text_pairs.jsonl`` and the hand-made cases.
+    """
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        row = json.loads(line)
+        ref, new, other = row["reference"], row["rewording"], row["other_facts"]
+        for doc, summary, label in ((ref, new, 1), (new, ref, 1), (ref, other, 0), (other, ref, 0)):
+            stmts = _questions(summary)
+            out.append(Item("rewordings", doc, summary, label, stmts, [label] * len(stmts)))
     return out
 
 
@@ -381,6 +409,7 @@ class Data:
     short_contrast: Part  # a seed summary's statements asked of another seed summary
     short_rest: Part  # a seed summary's sentence asked of the rest of that summary
     falke: Part  # the fitting half of Falke et al.
+    rewordings: Part  # hand-written rewordings and other facts (benchmarks/data/)
 
     @staticmethod
     def load(folder: Path) -> Data:
@@ -391,6 +420,7 @@ class Data:
         short = short_contrast_items(refs)
         rest = short_contrast_items(refs, own=True)
         falke = falke_items(load_falke(folder / "falke2019" / "val_sentence_pairs.json")["fit"])
+        reworded = rewording_items()
         return Data(
             Part(items, signals_of(items)),
             Part(refs, signals_of(refs)),
@@ -398,6 +428,7 @@ class Data:
             Part(short, signals_of(short)),
             Part(rest, signals_of(rest), REST_WEIGHT),
             Part(falke, signals_of(falke), FALKE_WEIGHT),
+            Part(reworded, signals_of(reworded)),
         )
 
 
@@ -447,7 +478,9 @@ def fit_verdict(data: Data, without: str | None = None) -> Weights:
        model to doubt every statement (a faithful rewording would score about 0.5).
     2. Support scale: the direction's score is calibrated (:func:`robust_calibration`) on
        short texts as the judge is used: rewordings of the original summary (stated) against
-       statements of another seed summary or of the rest of the same summary (not stated).
+       statements of another seed summary or of the rest of the same summary (not stated),
+       and the hand-written rewordings and other facts of :func:`rewording_items`, the two
+       sources weighing alike (:data:`REWORDING_SHARE`).
     3. Vetoes: for each conflict signal, the share of support it removes, by maximum
        likelihood over all rows with the support part fixed, under a Beta prior
        (:data:`VETO_PRIOR`); coordinate ascent on a grid of 0.005.
@@ -460,6 +493,10 @@ def fit_verdict(data: Data, without: str | None = None) -> Weights:
     part = summedits.stated() + references.stated() + contrast + falke
     direction = fit_logistic(part.x[:, :n], part.y, sample_weight=part.w)
     cal = references.stated() + data.short_contrast.rows(without) + data.short_rest.rows(without)
+    reworded = data.rewordings.rows()
+    if len(reworded.y):
+        scale = REWORDING_SHARE / (1 - REWORDING_SHARE) * cal.w.sum() / reworded.w.sum()
+        cal = cal + Rows(reworded.x, reworded.y, reworded.w * scale)
     slope, intercept = robust_calibration(cal.x[:, :n] @ np.array(direction.coef), cal.y, cal.w)
     coef = tuple(slope * c for c in direction.coef)
     every = summedits + references + contrast + falke
@@ -596,6 +633,8 @@ def weights_document(model: Weights, data: Data, figures: dict[str, float]) -> d
             "short_rest_statements": len(data.short_rest.rows().y),
             "rest_weight": REST_WEIGHT,
             "falke_fit_half_statements": len(data.falke.rows().y),
+            "rewording_statements": len(data.rewordings.rows().y),
+            "rewording_share_of_scale_calibration": REWORDING_SHARE,
             "contrast_weight": CONTRAST_WEIGHT,
             "falke_weight": FALKE_WEIGHT,
             "l2": L2,

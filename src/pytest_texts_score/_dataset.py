@@ -99,6 +99,9 @@ class TextTask:
         """The two text columns."""
         return (self.expected, self.given)
 
+    #: The judge may run for long, on threads of its own: the collector keeps running.
+    pause_gc = False
+
     @property
     def processes(self) -> bool:
         """True for the local judge (CPU-bound); an LLM judge waits on the network."""

@@ -15,15 +15,20 @@ import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from scorekit.batch import DatasetError, DatasetSummary, Field, RowError, run_dataset
 from scorekit.batch._readers import read_batches
 from scorekit.batch._sources import resolve_source
-from scorekit.batch._task import gc_paused, row_id
+from scorekit.batch._task import row_id
+from toolscore._engine.evaluate import evaluation
+from toolscore._engine.scoring import Evaluation, weighted_score
 from toolscore._engine.trace_gold import GoldFormatError, decode_value
+from toolscore._engine.weights import resolve_weights
 from toolscore.core import evaluate
+from toolscore.verdict import letter_grade
 
 __all__ = ["TOOL_FIELDS", "ToolTask", "evaluate_dataset"]
 
@@ -42,7 +47,7 @@ TOOL_FIELDS: tuple[Field, ...] = (
     Field("extra_tools", "list[str]", failure="most often extra"),
     Field("warning", "str"),
 )
-_METRICS = tuple(name for name in TOOL_METRIC_NAMES if name != "score")
+_metrics = attrgetter(*(name for name in TOOL_METRIC_NAMES if name != "score"))
 
 
 def _json_value(value: Any, column: str, kind: str) -> Any:
@@ -98,6 +103,7 @@ class ToolTask:
     fields = TOOL_FIELDS
     main_score = "score"
     processes = True
+    pause_gc = True  # pure computation: the collector is paused for a whole batch
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -143,10 +149,11 @@ class ToolTask:
     def score_rows(
         self, rows: Sequence[Mapping[str, Any]], raw: Sequence[bytes | None]
     ) -> tuple[list[tuple[Any, ...] | RowError], dict[str, float]]:
-        """Score each row with :func:`toolscore.evaluate`."""
+        """Score each row as :func:`toolscore.evaluate` does; only the flat numbers are read
+        (the engine's :func:`~toolscore._engine.evaluate.evaluation`, no result object)."""
         out: list[tuple[Any, ...] | RowError] = []
-        weights, strict = self.weights, self.strict
-        with gc_paused(), warnings.catch_warnings(record=True) as caught:
+        weights, strict = resolve_weights(self.weights), self.strict
+        with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for row, line in zip(rows, raw, strict=True):
                 seen = len(caught)
@@ -154,7 +161,7 @@ class ToolTask:
                 try:
                     expected = self._expected(row, line)
                     actual = self._actual(row)
-                    result = evaluate(expected, actual, weights=weights, strict=strict)
+                    ev = evaluation(expected, actual, strict)
                 except RowError as exc:
                     out.append(exc)
                     continue
@@ -170,7 +177,7 @@ class ToolTask:
                 note = None
                 if len(caught) > seen:
                     note = "; ".join(" ".join(str(w.message).split()) for w in caught[seen:])
-                out.append(_fields(result, len(expected), note))
+                out.append(_fields(ev, weights, note))
         return out, ({"warnings": float(len(caught))} if caught else {})
 
 
@@ -190,23 +197,33 @@ def _blame(expected: Any, exc: Exception) -> RowError:
     return RowError("bad_trace", message)
 
 
-def _fields(result: Any, n_expected: int, note: str | None) -> tuple[Any, ...]:
-    missing = result.missing_calls
-    extra = result.extra_calls
-    n_missing, n_extra = len(missing), len(extra)
-    pairs = n_expected - n_missing
+def _fields(ev: Evaluation, weights: Mapping[str, float], note: str | None) -> tuple[Any, ...]:
+    """The row's ``TOOL_FIELDS``: what ``evaluate()``'s result would show, read directly."""
+    alignment = ev.alignment
+    missing, extra = alignment.missing, alignment.extra
+    pairs = len(alignment.pairs)
+    score = weighted_score(
+        weights,
+        ev.tool_f1,
+        ev.argument_f1,
+        ev.sequence_accuracy,
+        ev.redundant_rate,
+        ev.required_call_recall,
+    )
+    passed = sum(1 for c in alignment.counts if c.agree == c.expected == c.actual)
+    tools, calls = ev.gold.tools, ev.trace.tools
     return (
-        result.score,
-        result.grade,
-        *[getattr(result, name) for name in _METRICS],
-        n_expected,
-        pairs + n_extra,
-        n_missing,
-        n_extra,
-        pairs - result.passed_pairs,
-        int(not n_missing and not n_extra and result.sequence_accuracy < 1.0),
-        [c["tool"] for c in missing],
-        [c["tool"] for c in extra],
+        score,
+        letter_grade(score),
+        *_metrics(ev),
+        len(tools),
+        len(calls),
+        len(missing),
+        len(extra),
+        pairs - passed,
+        int(not missing and not extra and ev.sequence_accuracy < 1.0),
+        [tools[i] for i in missing],
+        [calls[j] for j in extra],
         note,
     )
 

@@ -2,10 +2,9 @@
 
 A copy of ``shared/data/text_pairs.jsonl`` (48 pairs, written for this project), so the test
 runs in a clone without ``shared/`` beside it. The scores are deterministic, so a change to
-statement extraction or support scoring that breaks an ordering fails here.
-``benchmarks/bench_local_judge.py`` prints the figures with the per-category errors and the
-stricter bands of issue 4 (see the README's local judge section for the ones the learned
-judge of issue 9 no longer meets, and why).
+statement extraction or support scoring that breaks an ordering fails here. The bands are
+issue 4's; ``benchmarks/bench_local_judge.py`` prints the same figures with the per-category
+errors. The pairs are never used to fit the judge's weights.
 """
 
 from __future__ import annotations
@@ -50,14 +49,13 @@ def _f1(scores: Scores, cat: str) -> float:
 
 def test_identical_and_paraphrases_score_high(scores: Scores) -> None:
     assert _f1(scores, "identical") >= 0.95
-    # A faithful rewording passes the README's texts_expect_f1_range(..., 0.8, 1.0).
-    assert _f1(scores, "paraphrase") >= 0.8
-    assert _f1(scores, "reordered_paraphrase") >= 0.8
+    assert _f1(scores, "paraphrase") >= 0.85
+    assert _f1(scores, "reordered_paraphrase") >= 0.85
 
 
 def test_unrelated_texts_score_low(scores: Scores) -> None:
     assert _f1(scores, "unrelated") <= 0.15
-    assert _f1(scores, "same_topic_different_facts") <= 0.2
+    assert _f1(scores, "same_topic_different_facts") <= 0.15
 
 
 @pytest.mark.parametrize("category", ["partial", "superset", "partial_plus_new"])
@@ -67,14 +65,21 @@ def test_partial_overlaps_are_near_the_ideal(scores: Scores, category: str) -> N
     assert mean(abs(r - pair["recall"]) for _, r, _, pair in rows) <= 0.15
 
 
-@pytest.mark.parametrize("category", ["number_changed", "name_changed", "negation"])
-def test_changed_facts_score_near_their_ideal_and_below_paraphrases(
-    scores: Scores, category: str
-) -> None:
+#: Issue 4's band is a gap of 0.25 for each. The changed categories already sit at their ideal
+#: F1 (the changed statement scores near 0), so the gap is what paraphrases lack: their mean
+#: F1 is 0.934, and name_changed needs 0.964, negation 0.940 (see docs/texts/local-judge.md,
+#: "Limits that remain"). These two bands are the strictest the judge meets (measured gaps
+#: 0.220 and 0.244), kept below issue 4's on purpose, not silently.
+GAPS = {"number_changed": 0.25, "name_changed": 0.21, "negation": 0.24}
+
+
+@pytest.mark.parametrize("category", sorted(GAPS))
+def test_conflicts_score_well_below_paraphrases(scores: Scores, category: str) -> None:
+    assert _f1(scores, category) <= _f1(scores, "paraphrase") - GAPS[category]
+    # ... and the changed statements, not the others, pay for it.
     rows = scores[category]
     ideal = mean(
         2 * pair["precision"] * pair["recall"] / (pair["precision"] + pair["recall"])
         for _, _, _, pair in rows
     )
     assert _f1(scores, category) <= ideal + 0.06
-    assert _f1(scores, category) <= _f1(scores, "paraphrase") - 0.1

@@ -56,8 +56,8 @@ class DoneIds:
 
         Example:
             >>> done = DoneIds.of(["a", "b"], [7])
-            >>> done.skip_mask(["a", None, "c", None], start=6)
-            [True, True, False, False]
+            >>> done.skip_mask(["a", "c", None, None], start=4)  # the last row is at 7
+            [True, False, False, True]
         """
         return cls(_sorted(id_hash(i) for i in ids), _sorted(positions))
 

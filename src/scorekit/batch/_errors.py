@@ -1,8 +1,16 @@
-"""Errors of a dataset run as a whole (a bad row is an error row, never one of these)."""
+"""Errors of a dataset run as a whole, and the error of one row (:class:`RowError`, recorded
+in the results, never raised out of a run)."""
 
 from __future__ import annotations
 
-__all__ = ["PARQUET_HINT", "RAY_HINT", "DatasetError", "JudgeOutageError", "require_pyarrow"]
+__all__ = [
+    "PARQUET_HINT",
+    "RAY_HINT",
+    "DatasetError",
+    "JudgeOutageError",
+    "RowError",
+    "require_pyarrow",
+]
 
 PARQUET_HINT = "pip install 'llm-scorekit[parquet]'"
 RAY_HINT = "pip install 'llm-scorekit[ray]'"
@@ -33,3 +41,17 @@ def require_pyarrow(what: str) -> None:
             f"{what} needs pyarrow, which is not installed: {PARQUET_HINT}"
             " (JSON lines work without it)"
         ) from None
+
+
+class RowError(Exception):
+    """A row that cannot be scored: recorded with its kind and message, never raised further.
+
+    Kinds: ``bad_json`` (not JSON, or not an object), ``missing_column``, ``bad_value`` (a
+    column of the wrong type), ``bad_gold``, ``bad_trace``, ``missing_gold``, ``judge_error``,
+    ``internal`` (an error of ours; the message says which).
+    """
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message

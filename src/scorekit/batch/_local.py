@@ -17,7 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError
-from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, score_batch
+from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, freeze_heap, score_batch
 
 __all__ = ["cpu_count", "local_results"]
 
@@ -44,6 +44,7 @@ def _init_worker(task: BatchTask, done: DoneIds | None) -> None:
         # pool, and the driver would see "a worker died" without the reason.
         _failed = exc
     _task, _done = task, done
+    freeze_heap()  # this process's own: never unfrozen
 
 
 def _score_in_worker(batch: RowBatch) -> ResultBatch:

@@ -18,7 +18,7 @@ from scorekit.batch._errors import DatasetError
 from scorekit.batch._sources import Source, SourceFile, open_raw, parquet_file
 from scorekit.batch._task import RowBatch
 
-__all__ = ["check_columns", "read_batches", "split_lines"]
+__all__ = ["check_columns", "read_batches", "split_chunks", "split_lines"]
 
 _CHUNK = 1 << 20
 
@@ -57,9 +57,9 @@ def _decompress(raw: Any, compression: str | None) -> Any:
     return raw
 
 
-def _lines(file: SourceFile) -> Iterator[tuple[bytes, int]]:
-    """The non-blank lines of a JSON-lines file, each with the input bytes read since the
-    last one (compressed bytes for a compressed file)."""
+def _line_chunks(file: SourceFile) -> Iterator[tuple[list[bytes], int]]:
+    """The non-blank lines of a JSON-lines file, a chunk at a time, each chunk with the
+    input bytes read for it (compressed bytes for a compressed file)."""
     counted = _Counted(open_raw(file))
     stream = _decompress(counted, file.compression)
 
@@ -72,12 +72,35 @@ def _lines(file: SourceFile) -> Iterator[tuple[bytes, int]]:
 
     try:
         seen = 0
-        for line in split_lines(read):
-            yield line, counted.count - seen
+        for lines in split_chunks(read):
+            yield lines, counted.count - seen
             seen = counted.count
     finally:
         stream.close()
         counted.close()
+
+
+def split_chunks(read: Callable[[int], bytes]) -> Iterator[list[bytes]]:
+    """The non-blank lines of a byte stream (without their newline), read in 1 MiB chunks
+    and given a chunk's lines at a time.
+
+    Example:
+        >>> import io
+        >>> list(split_chunks(io.BytesIO(b'{"a": 1}\\n\\n{"b": 2}').read))
+        [[b'{"a": 1}'], [b'{"b": 2}']]
+    """
+    rest = b""
+    while True:
+        chunk = read(_CHUNK)
+        if not chunk:
+            break
+        parts = (rest + chunk).split(b"\n")
+        rest = parts.pop()
+        lines = list(filter(bytes.strip, parts))
+        if lines:
+            yield lines
+    if rest.strip():
+        yield [rest]
 
 
 def split_lines(read: Callable[[int], bytes]) -> Iterator[bytes]:
@@ -88,18 +111,8 @@ def split_lines(read: Callable[[int], bytes]) -> Iterator[bytes]:
         >>> list(split_lines(io.BytesIO(b'{"a": 1}\\n\\n{"b": 2}').read))
         [b'{"a": 1}', b'{"b": 2}']
     """
-    rest = b""
-    while True:
-        chunk = read(_CHUNK)
-        if not chunk:
-            break
-        parts = (rest + chunk).split(b"\n")
-        rest = parts.pop()
-        for line in parts:
-            if line.strip():
-                yield line
-    if rest.strip():
-        yield rest
+    for lines in split_chunks(read):
+        yield from lines
 
 
 def _json_array(file: SourceFile) -> list[Any] | None:
@@ -191,15 +204,17 @@ def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Ite
                 yield RowBatch(records=chunk, start=position)
                 position += len(chunk)
             continue
+        # A chunk's bytes count for the batch its first line goes to (progress only).
         lines: list[bytes] = []
         nbytes = 0
-        for line, size in _lines(file):
-            lines.append(line)
+        for chunk, size in _line_chunks(file):
+            lines += chunk
             nbytes += size
-            if len(lines) >= batch_size:
-                yield RowBatch(lines=lines, start=position, nbytes=nbytes)
-                position += len(lines)
-                lines, nbytes = [], 0
+            while len(lines) >= batch_size:
+                yield RowBatch(lines=lines[:batch_size], start=position, nbytes=nbytes)
+                position += batch_size
+                del lines[:batch_size]
+                nbytes = 0
         if lines:
             yield RowBatch(lines=lines, start=position, nbytes=nbytes)
             position += len(lines)

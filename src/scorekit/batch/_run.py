@@ -8,6 +8,7 @@ run goes on from there.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Iterator
@@ -20,7 +21,7 @@ from scorekit.batch._readers import read_batches
 from scorekit.batch._sinks import open_sink
 from scorekit.batch._sources import Source, resolve_source
 from scorekit.batch._summary import DatasetSummary, Summarizer
-from scorekit.batch._task import ERROR_KIND, ID, ROW, BatchTask, ResultBatch
+from scorekit.batch._task import ERROR_KIND, ID, ROW, BatchTask, ResultBatch, freeze_heap
 
 __all__ = ["ENGINES", "run_dataset"]
 
@@ -182,6 +183,7 @@ def run_dataset(
     position = 0
     judge_failures = 0
     first = True
+    frozen = freeze_heap()
     try:
         for result in results:
             rows = [position + i for i in result.index]
@@ -208,7 +210,11 @@ def run_dataset(
             reporter.update(
                 rows=len(rows), errors=new_errors, skipped=result.skipped, nbytes=result.nbytes
             )
-            for kind in columns[ERROR_KIND]:
+            kinds = columns[ERROR_KIND]
+            if kinds and "judge_error" not in kinds:
+                judge_failures = 0
+                kinds = []
+            for kind in kinds:
                 judge_failures = judge_failures + 1 if kind == "judge_error" else 0
                 if judge_failures >= JUDGE_OUTAGE_ROWS:
                     raise JudgeOutageError(
@@ -231,6 +237,8 @@ def run_dataset(
         if close_results is not None:
             close_results()
         reporter.close()
+        if frozen:
+            gc.unfreeze()
         if sink is not None:
             _finish(sink)
     stats = dict(summarizer.stats)

@@ -9,7 +9,6 @@ the same as that of one uninterrupted run (the timing and judge counters aside).
 from __future__ import annotations
 
 import heapq
-import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -137,7 +136,7 @@ def _most_common(counter: Counter[str], n: int | None = None) -> list[tuple[str,
 
 
 def _floats(values: Sequence[Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
-    return np.array([math.nan if v is None else v for v in values], dtype=np.float64)
+    return np.array(values, dtype=np.float64)  # None reads as NaN
 
 
 class Summarizer:
@@ -177,31 +176,42 @@ class Summarizer:
         kinds = columns[ERROR_KIND]
         rows = columns[ROW]
         ids = columns[ID]
-        for i, kind in enumerate(kinds):
-            if kind is not None:
-                self.errors += 1
-                self.resumed_errors += resumed
-                self.error_kinds[kind] += 1
-                self._example(kind, rows[i], ids[i], columns[ERROR][i])
+        if kinds.count(None) != n:
+            for i, kind in enumerate(kinds):
+                if kind is not None:
+                    self.errors += 1
+                    self.resumed_errors += resumed
+                    self.error_kinds[kind] += 1
+                    self._example(kind, rows[i], ids[i], columns[ERROR][i])
+        main = None
         for f in self.fields:
             values = columns[f.name]
             if f.score:
-                self.distributions[f.name].add(_floats(values))
+                scores = _floats(values)
+                self.distributions[f.name].add(scores)
+                if f.name == self.main_score:
+                    main = scores
             if f.category:
-                self.categories[f.name].update(v for v in values if v is not None)
+                self.categories[f.name].update(
+                    values if None not in values else [v for v in values if v is not None]
+                )
             if f.failure and f.kind == "int":
-                hits = sum(1 for v in values if v)
+                hits = n - values.count(0) - values.count(None)  # ints: the rows above 0
                 if hits:
                     self.failures[f.failure] += hits
             elif f.failure and f.kind == "list[str]":
                 counter = self.top[f.failure]
                 for items in values:
-                    for item in set(items or ()):
+                    if not items:
+                        continue
+                    for item in set(items):
                         if item in counter or len(counter) < _TOP_LIMIT:
                             counter[item] += 1
                         else:
                             counter["(other)"] += 1
-        self._keep_lowest(columns[self.main_score], rows, ids)
+        if main is None:
+            main = _floats(columns[self.main_score])
+        self._keep_lowest(columns[self.main_score], main, rows, ids)
 
     def _example(self, kind: str, row: int, key: str | None, message: str) -> None:
         examples = self._examples.setdefault(kind, [])
@@ -210,9 +220,20 @@ class Summarizer:
             examples.sort(key=lambda e: e[0])
             del examples[_EXAMPLES:]
 
-    def _keep_lowest(self, scores: list[Any], rows: list[int], ids: list[Any]) -> None:
+    def _keep_lowest(
+        self,
+        scores: list[Any],
+        values: np.ndarray[Any, np.dtype[np.float64]],
+        rows: list[int],
+        ids: list[Any],
+    ) -> None:
         heap = self._lowest
-        for score, row, key in zip(scores, rows, ids, strict=True):
+        candidates: Any = range(len(scores))
+        if len(heap) >= _LOWEST:
+            # A full heap takes only scores up to its highest one (NaN and None never).
+            candidates = np.flatnonzero(values <= -heap[0][0]).tolist()
+        for i in candidates:
+            score, row, key = scores[i], rows[i], ids[i]
             if score is None:
                 continue
             item = (-float(score), -row, key)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from scorekit.batch._done import DoneIds
+from scorekit.batch._errors import RowError
+from scorekit.batch._jsonlines import decode_lines
 
 __all__ = [
     "ERROR",
@@ -28,6 +30,7 @@ __all__ = [
     "ResultBatch",
     "RowBatch",
     "RowError",
+    "freeze_heap",
     "gc_paused",
     "result_columns",
     "score_batch",
@@ -61,20 +64,6 @@ class Field:
     failure: str | None = None
 
 
-class RowError(Exception):
-    """A row that cannot be scored: recorded with its kind and message, never raised further.
-
-    Kinds: ``bad_json`` (not JSON, or not an object), ``missing_column``, ``bad_value`` (a
-    column of the wrong type), ``bad_gold``, ``bad_trace``, ``missing_gold``, ``judge_error``,
-    ``internal`` (an error of ours; the message says which).
-    """
-
-    def __init__(self, kind: str, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
-
-
 class BatchTask(Protocol):
     """How a face scores rows. Instances are sent to worker processes, so they must pickle.
 
@@ -86,6 +75,7 @@ class BatchTask(Protocol):
         batch_size: rows per batch when the caller does not choose.
         processes: True when scoring is CPU-bound (worker processes help); False when it
             waits on a remote judge (one process with many calls in flight is enough).
+        pause_gc: True when the garbage collector may be paused while a batch is scored.
     """
 
     @property
@@ -105,6 +95,13 @@ class BatchTask(Protocol):
 
     @property
     def processes(self) -> bool: ...
+
+    @property
+    def pause_gc(self) -> bool:
+        """True when scoring is pure computation on this thread that leaves no reference
+        cycles behind: the garbage collector is then paused for the whole batch (it would
+        rescan the batch's many small containers again and again)."""
+        ...
 
     def prepare(self) -> None:
         """Load what scoring needs (a judge, a gold index) once per process."""
@@ -182,34 +179,6 @@ def result_columns(task: BatchTask) -> list[str]:
     return [ID, ROW, *(f.name for f in task.fields), ERROR, ERROR_KIND]
 
 
-def _decode_line(line: bytes) -> dict[str, Any] | RowError:
-    try:
-        value = json.loads(line.decode("utf-8"))
-    except UnicodeDecodeError as exc:
-        return RowError(
-            "bad_json", f"the line is not UTF-8 text ({exc.reason} at byte {exc.start})"
-        )
-    except ValueError as exc:
-        return RowError("bad_json", f"the line is not valid JSON ({exc})")
-    if not isinstance(value, dict):
-        return RowError(
-            "bad_json", f"the line holds a JSON {_json_type(value)}, not an object with columns"
-        )
-    return value
-
-
-def _json_type(value: Any) -> str:
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, bool):
-        return "boolean"
-    if value is None:
-        return "null"
-    return "number"
-
-
 def _without_nulls(value: Any) -> Any:
     # A struct column has every field of its schema in every row, null where the row had no
     # such key: read a null field as an absent key, as the row was written.
@@ -251,7 +220,7 @@ def row_id(value: Any) -> str | None:
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (a CPU-bound task may score its rows under it).
+    """Pause the cyclic garbage collector (a task with ``pause_gc`` is scored under it).
 
     A batch allocates many small containers that hold no cycles; while a batch is alive the
     collector would rescan them again and again (20-30% of the time of a tool-call batch).
@@ -263,6 +232,20 @@ def gc_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+def freeze_heap() -> bool:
+    """Move every object alive now out of the cyclic collector's sight (``gc.freeze``).
+
+    A run's process holds tens of thousands of long-lived objects (numpy, pyarrow, the
+    engine's modules) that every full collection would rescan while millions of rows go by.
+    Returns False, freezing nothing, when the process froze objects of its own already (the
+    caller then must not ``gc.unfreeze()``).
+    """
+    if gc.get_freeze_count():
+        return False
+    gc.freeze()
+    return True
 
 
 def score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None = None) -> ResultBatch:
@@ -278,25 +261,32 @@ def score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None = None) -
         The result columns; a row that cannot be scored is an error row (``error`` and
         ``error_kind`` set, the fields None), never an exception.
     """
+    if task.pause_gc:
+        # Paused until the batch's rows are freed: only the result is left for the collector.
+        with gc_paused():
+            return _score_batch(task, batch, done)
+    return _score_batch(task, batch, done)
+
+
+def _score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> ResultBatch:
     with gc_paused():
         decoded, raw, ids, first = _decode(task, batch)
-    keep = list(range(len(decoded)))
-    skipped = 0
-    if done is not None and not done.empty:
-        skip = done.skip_mask(ids, batch.start)
-        keep = [i for i in keep if not skip[i]]
-        skipped = len(decoded) - len(keep)
-
-    todo = [i for i in keep if first[i] is None]
-    # Not paused here: a task's scoring may run for long (an LLM judge) on other threads too.
-    scored, stats = task.score_rows(
-        [decoded[i] for i in todo],  # type: ignore[misc]  # no RowError left in todo
-        [raw[i] for i in todo],
-    )
+        keep = range(len(decoded))
+        skipped = 0
+        if done is not None and not done.empty:
+            skip = done.skip_mask(ids, batch.start)
+            keep = [i for i in keep if not skip[i]]  # type: ignore[assignment]
+            skipped = len(decoded) - len(keep)
+        todo = [i for i in keep if first[i] is None]
+        rows: list[dict[str, Any]] = [decoded[i] for i in todo]  # type: ignore[misc]
+        lines = [raw[i] for i in todo]
+    # Without pause_gc the collector runs while the task scores: that may take long (an LLM
+    # judge), on other threads too.
+    scored, stats = task.score_rows(rows, lines)
     with gc_paused():
-        columns = _columns(task, keep, ids, first, dict(zip(todo, scored, strict=True)))
+        columns = _columns(task, keep, ids, first, todo, scored)
     return ResultBatch(
-        index=keep,
+        index=list(keep),
         columns=columns,
         consumed=len(decoded),
         skipped=skipped,
@@ -308,14 +298,14 @@ def score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None = None) -
 def _decode(
     task: BatchTask, batch: RowBatch
 ) -> tuple[
-    list[dict[str, Any] | RowError], list[bytes | None], list[str | None], list[RowError | None]
+    list[dict[str, Any] | RowError], Sequence[bytes | None], list[str | None], list[RowError | None]
 ]:
     """Each row decoded (or the error that stops it), its raw line, its id."""
-    raw: list[bytes | None]
+    raw: Sequence[bytes | None]
     decoded: list[dict[str, Any] | RowError]
     if batch.lines is not None:
-        raw = list(batch.lines)
-        decoded = [_decode_line(line) for line in batch.lines]
+        raw = batch.lines
+        decoded = decode_lines(raw)
     elif batch.table is not None:
         wanted = [*task.columns, *([task.id_column] if task.id_column else [])]
         decoded = list(_table_records(batch.table, wanted))
@@ -334,21 +324,25 @@ def _decode(
         raw = [None] * len(decoded)
 
     id_column = task.id_column
+    if id_column is None:
+        return (
+            decoded,
+            raw,
+            [None] * len(decoded),
+            [rec if isinstance(rec, RowError) else None for rec in decoded],
+        )
     ids: list[str | None] = []
     first: list[RowError | None] = []
+    add_id, add_first = ids.append, first.append
     for rec in decoded:
         if isinstance(rec, RowError):
-            ids.append(None)
-            first.append(rec)
-            continue
-        if id_column is None:
-            ids.append(None)
-            first.append(None)
+            add_id(None)
+            add_first(rec)
             continue
         value = rec.get(id_column)
         if value is None:
-            ids.append(None)
-            first.append(
+            add_id(None)
+            add_first(
                 RowError(
                     "missing_column",
                     f"the row has no {id_column!r} value (its id); "
@@ -356,35 +350,44 @@ def _decode(
                 )
             )
         else:
-            ids.append(row_id(value))
-            first.append(None)
-
+            add_id(value if type(value) is str else row_id(value))
+            add_first(None)
     return decoded, raw, ids, first
 
 
 def _columns(
     task: BatchTask,
-    keep: list[int],
+    keep: Sequence[int],
     ids: list[str | None],
     first: list[RowError | None],
-    outcome: dict[int, tuple[Any, ...] | RowError],
+    todo: list[int],
+    scored: list[tuple[Any, ...] | RowError],
 ) -> dict[str, list[Any]]:
     n_fields = len(task.fields)
-    empty = (None,) * n_fields
-    field_values: list[tuple[Any, ...]] = []
-    errors: list[str | None] = []
-    kinds: list[str | None] = []
-    for i in keep:
-        result = first[i] or outcome[i]
-        if isinstance(result, RowError):
-            field_values.append(empty)
-            errors.append(result.message)
-            kinds.append(result.kind)
-        else:
-            field_values.append(result)
-            errors.append(None)
-            kinds.append(None)
-    columns: dict[str, list[Any]] = {ID: [ids[i] for i in keep]}
+    outcome: list[Any] = list(first)
+    for i, result in zip(todo, scored, strict=True):
+        outcome[i] = result
+    if len(keep) != len(outcome):
+        outcome = [outcome[i] for i in keep]
+        ids = [ids[i] for i in keep]
+    if all(type(result) is tuple for result in outcome):
+        field_values = outcome
+        errors: list[str | None] = [None] * len(outcome)
+        kinds: list[str | None] = errors.copy()
+    else:
+        empty = (None,) * n_fields
+        field_values = []
+        errors, kinds = [], []
+        for result in outcome:
+            if isinstance(result, RowError):
+                field_values.append(empty)
+                errors.append(result.message)
+                kinds.append(result.kind)
+            else:
+                field_values.append(result)
+                errors.append(None)
+                kinds.append(None)
+    columns: dict[str, list[Any]] = {ID: ids}
     transposed = list(zip(*field_values, strict=True)) if field_values else [()] * n_fields
     for f, values in zip(task.fields, transposed, strict=True):
         columns[f.name] = list(values)

@@ -37,6 +37,10 @@ _SPELLED_DURATIONS = [
     (re.compile(r"\b(?:an?|one) (hour|day|week|minute|year) and a half\b", re.I), r"1.5 \1s"),
     (re.compile(r"\bhalf an? (hour|day|minute)\b", re.I), r"0.5 \1"),
     (re.compile(r"\ba quarter of an hour\b", re.I), "15 minutes"),
+    (re.compile(r"\b(?:an? |one )?half[- ]hour\b", re.I), "30 minutes"),
+    # Degrees of temperature: "100 °C" is "100 degrees Celsius".
+    (re.compile(r"(\d)\s*°\s*C\b"), r"\1 degrees Celsius"),
+    (re.compile(r"(\d)\s*°\s*F\b"), r"\1 degrees Fahrenheit"),
 ]
 #: "no longer" and "not anymore" deny like "not".
 _NO_LONGER = re.compile(r"\b(no|not) (?:longer|anymore|any more)\b", re.IGNORECASE)
@@ -67,8 +71,24 @@ _UNITS = {
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "twice": 2,
+    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12, "twice": 2, "pair": 2,
 }  # fmt: skip
+#: Units of measure written out or abbreviated -> one form ("10,000 km" is "10,000
+#: kilometres").
+_UNIT_FORMS = {
+    "km": ["kilometre", "kilometres", "kilometer", "kilometers", "kms"],
+    "kg": ["kilogram", "kilograms", "kilogramme", "kilogrammes", "kilo", "kilos", "kgs"],
+    "g": ["gram", "grams", "gramme", "grammes"],
+    "m": ["metre", "metres", "meter", "meters"],
+    "cm": ["centimetre", "centimetres", "centimeter", "centimeters"],
+    "mm": ["millimetre", "millimetres", "millimeter", "millimeters"],
+    "l": ["litre", "litres", "liter", "liters"],
+    "ml": ["millilitre", "millilitres", "milliliter", "milliliters"],
+    "oz": ["ounce", "ounces"],
+    "mi": ["mile", "miles"],
+    "ft": ["foot", "feet"],
+    "in": ["inch", "inches"],
+}
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "k": 1000,
            "m": 10**6, "bn": 10**9}  # fmt: skip
 
@@ -81,6 +101,17 @@ _SCOPE = 4
 CALENDAR = _wordset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april"
     " june july august september october november december"
+)
+
+
+#: Capitalised abbreviations of common nouns: a kind of thing, not one named thing. Another one
+#: in its place contradicts it ("CEO" / "CFO"), but a text may say it in other words ("HTTP
+#: 429" / "status 429", "the CEO" / "the chief executive"), so its absence is no missing name.
+GENERIC_ACRONYMS = _wordset(
+    "http https url api pdf usb cpu gpu ram rom ssd hdd sms gps tv pc id faq html css json xml"
+    " csv sql dns ip tcp udp vpn lan wan led lcd ai ui ux os sdk cli gui qr pin atm sim dvd cd"
+    " hd ceo cfo cto coo hr pr vat gdp ipo kpi roi diy dna rna mri icu iv bmi am pm bc ad bce"
+    " ce"
 )
 
 
@@ -174,6 +205,7 @@ class Features:
         hedges: stems of the content words a hedge ("may", "likely", "plans") bears on.
         quantifiers: the quantifier classes used (``all``, ``most``, ``half``, ``some``, ``none``).
         privatives: stems of verbs of ending or lacking ("dropped", "failed").
+        acronyms: the names written in capitals ("eu", "ceo"), lower-cased.
     """
 
     words: frozenset[str]
@@ -188,6 +220,7 @@ class Features:
     hedges: frozenset[str] = frozenset()
     quantifiers: frozenset[str] = frozenset()
     privatives: frozenset[str] = frozenset()
+    acronyms: frozenset[str] = frozenset()
 
     @property
     def negated(self) -> int:
@@ -201,16 +234,28 @@ class Features:
 
 
 def _unit(tokens: list[str], j: int, tail: str) -> str:
-    """What a number counts: its attached tail (``%``, ``kHz``) or the next content word."""
+    """What a number counts: its attached tail (``%``, ``kHz``) or the next content word
+    (a unit of measure in one form: "km" for "kilometres")."""
     if tail:
-        return stem(tail)
+        return unit_form(tail)
     if j < len(tokens):
         nxt = tokens[j].lower()
         if nxt.isalpha() and nxt not in STOPWORDS and nxt not in _SCALES:
-            return stem(nxt)
+            return unit_form(nxt)
         if "-" in nxt and nxt.split("-")[0] not in _UNITS:
-            return stem(nxt.split("-")[0])
+            return unit_form(nxt.split("-")[0])
     return ""
+
+
+@lru_cache(maxsize=1)
+def _unit_forms() -> dict[str, str]:
+    return {stem(word): short for short, words in _UNIT_FORMS.items() for word in words}
+
+
+def unit_form(word: str) -> str:
+    """A unit of measure in one form ("kilometres", "km" -> "km"); another word's stem."""
+    st = stem(word)
+    return _unit_forms().get(st, st)
 
 
 def _quantities(tokens: list[str], raw: set[str] | None = None) -> set[tuple[str, str]]:
@@ -299,6 +344,7 @@ def features(text: str) -> Features:
     tokens = [m.group(0) for m in matches]
     starts = _sentence_starts(text)
     names: set[str] = set()
+    acronyms: set[str] = set()
     maybe: set[str] = set()
     lowered = {m.group(0) for m in matches if m.group(0)[0].islower()}
     for i, m in enumerate(matches):
@@ -308,9 +354,17 @@ def features(text: str) -> Features:
         if low in CALENDAR or (low == "may" and _is_month(tokens, i, m.start() in starts)):
             names.add(low)  # "in May" is the month; "it may rain" is a hedge
         elif len(letters) >= 2 and all(c.isupper() for c in letters):
-            names.add(low)  # an acronym: PDF, HTTP, EU
+            names.add(low)  # an acronym: EU, NASA, PDF (see GENERIC_ACRONYMS)
+            acronyms.add(low)
         elif len(letters) < 2:
             continue  # an initial or a list letter names nothing on its own
+        elif "-" in tok and tok[0].isupper() and tok.split("-", 1)[1].islower():
+            # "English-speaking", "Paris-based": the name is the capitalised part.
+            head = low.split("-", 1)[0]
+            if m.start() not in starts and len(head) >= 2:
+                names.add(head)
+        elif low in _NEVER_NAMES:
+            continue  # "Years later, ...", "Much later, ...": a measure, not a name
         elif tok[0].isupper() and low not in STOPWORDS and low not in NEGATIONS:
             # A capital at a sentence start proves little, unless the word is no English word.
             if m.start() not in starts:
@@ -359,7 +413,14 @@ def features(text: str) -> Features:
         hedges=hedge_heads,
         quantifiers=frozenset(QUANTIFIERS[w] for w in parts if w in QUANTIFIERS),
         privatives=frozenset(stem(w) for w in parts if w in PRIVATIVES),
+        acronyms=frozenset(acronyms),
     )
+
+
+#: Capitalised first words that measure time or amount: never a name.
+_NEVER_NAMES = _wordset(
+    "years months weeks days hours minutes decades centuries much later earlier"
+)
 
 
 #: Words that follow a verb rather than a name: after them a capitalised first word is an

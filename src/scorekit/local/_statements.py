@@ -78,10 +78,13 @@ _SUFFIX = "?"
 #: Words after which a full stop does not end a sentence.
 _ABBREVIATIONS = frozenset(
     str.split(
-        "mr mrs ms dr prof st sr jr vs etc e.g i.e inc ltd co corp no nos fig approx dept est"
-        " a.m p.m u.s u.k jan feb mar apr jun jul aug sep sept oct nov dec"
+        "mr mrs ms dr prof st sr jr vs e.g i.e no nos fig approx dept est u.s u.k"
+        " jan feb mar apr jun jul aug sep sept oct nov dec"
     )
 )
+#: Abbreviations that often close a sentence: their full stop ends it when a capital follows
+#: ("... until 5 p.m. Tickets cost ...").
+_FINAL_ABBREVIATIONS = frozenset(str.split("a.m p.m etc inc ltd co corp"))
 _BULLET = re.compile(r"^\s*(?:[-*•‣◦]|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)])\s+")
 _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s+")
 _TRAILING = re.compile(r"[\s.!?;:,]+$")
@@ -90,6 +93,8 @@ _CLAUSE_SPLIT = re.compile(r"\s*;\s+|,\s+(?:and|but|while|whereas|yet)\s+")
 #: ``and``/``but`` without a comma also split, when both sides are long enough to be facts.
 _AND_SPLIT = re.compile(r"\s+(?:and|but)\s+")
 _MIN_CLAUSE_WORDS = 3
+#: Words that pair what comes before and after an "and" ("between midnight and 5 a.m.").
+_PAIRING = frozenset(["between", "both"])
 _MIN_AND_WORDS = 5
 #: Statements longer than this many words are cut into pieces (the model reads 256 tokens).
 _MAX_WORDS = 60
@@ -107,6 +112,8 @@ def _ends_sentence(before: str, after: str, lowercase_text: bool) -> bool:
     if not after:
         return True
     first = after[0]
+    if last in _FINAL_ABBREVIATIONS:
+        return first.isupper()
     if first.isupper() or first.isdigit() or first in "\"'“‘([":
         return True
     return lowercase_text
@@ -166,7 +173,9 @@ def clauses(sentence: str) -> list[str]:
     out: list[str] = []
     for part in merged:
         pieces = _AND_SPLIT.split(part)
-        if len(pieces) > 1 and all(_words(p) >= _MIN_AND_WORDS for p in pieces):
+        # "between 9 and 5", "both tea and coffee": one range or pair, not two facts.
+        paired = any(_PAIRING & {w.lower() for w in p.split()[-3:]} for p in pieces[:-1])
+        if len(pieces) > 1 and not paired and all(_words(p) >= _MIN_AND_WORDS for p in pieces):
             out.extend(pieces)
         else:
             out.append(part)
@@ -209,7 +218,21 @@ _MEASURED_BEFORE = frozenset(
         "immediately",
         "moments",
         "decades",
+        # A word bound to the phrase after it: "possible only until", "not after", "even
+        # during" (the phrase is not a detail of its own).
+        "only",
+        "not",
+        "even",
     ]
+)
+#: A phrase that only times the verb ("expires after 24 hours", "closes until 2 p.m."): it
+#: belongs to the verb's fact, and the main clause alone would state another one.
+_TIME_SPAN = re.compile(
+    r"^(?:after|before|until|during|following|since)\s+(?:about\s+|roughly\s+|around\s+)?"
+    r"(?:\d[\d.,:]*|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+    r"|twenty|thirty|forty|fifty|sixty|a few|several)\s*"
+    r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|a\.?m|p\.?m)?$",
+    re.IGNORECASE,
 )
 #: A verb of the main clause after the phrase: the phrase sits inside the subject.
 _FINITE = re.compile(r"\b(?:is|are|was|were|has been|have been|had been|will be)\b", re.I)
@@ -245,7 +268,7 @@ def split_detail(statement: str) -> tuple[str, str] | None:
             inner, sep, after = detail.partition(", ")
             if sep and _words(after) >= 2:
                 detail, rest = inner, after
-        if not main or _words(detail) < _MIN_DETAIL_WORDS:
+        if not main or _words(detail) < _MIN_DETAIL_WORDS or _TIME_SPAN.match(detail):
             continue
         if not match.group(0).startswith(",") and _FINITE.search(detail):
             continue  # "A bug that duplicated tags after an import is fixed": no detail

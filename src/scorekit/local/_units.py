@@ -17,7 +17,15 @@ from functools import lru_cache
 import numpy as np
 
 from scorekit.local._lexicon import CALENDAR as _CALENDAR
-from scorekit.local._lexicon import DURATION_STEMS, STOPWORDS, Features, number_value, stem
+from scorekit.local._lexicon import (
+    DURATION_STEMS,
+    GENERIC_ACRONYMS,
+    STOPWORDS,
+    Features,
+    number_value,
+    stem,
+    unit_form,
+)
 from scorekit.local._model import FloatArray
 from scorekit.local._words import OPPOSITE_PAIRS
 
@@ -80,7 +88,9 @@ def _as_written(word: str, feats: Features) -> str:
     return word
 
 
-def _name_form(word: str) -> str:
+def _name_form(word: str, feats: Features) -> str:
+    if word in feats.acronyms:
+        return word.upper()
     return word[:1].upper() + word[1:] if word.isalpha() and word.islower() else word
 
 
@@ -90,7 +100,10 @@ def _quantity_text(value: str, unit: str, feats: Features) -> str:
         return _seconds_text(value)
     if unit in ("", "time"):
         return value
-    return f"{value}{unit}" if unit == "%" else f"{value} {_as_written(unit, feats)}"
+    if unit == "%":
+        return f"{value}{unit}"
+    written = next((w for _, w in feats.surface if w.isalpha() and unit_form(w) == unit), unit)
+    return f"{value} {written}"
 
 
 def _seconds_text(value: str) -> str:
@@ -150,8 +163,28 @@ def check_units(
     # contradiction; a name the text never mentions is unsupported.
     stmt_names = stmt.names | stmt.maybe_names
     pass_names = passage.names | passage.maybe_names
-    lacking = [n for n in sorted(stmt_names) if n not in passage.words and stem(n) not in pcontent]
-    extra = [n for n in sorted(pass_names) if n not in stmt.words and stem(n) not in stmt.content]
+    # "EU" and "European Union" name the same thing, on either side.
+    theirs_spelled = _acronyms(passage)
+    mine_spelled = _acronyms(stmt)
+    aliases = frozenset(
+        stem(w) for a, words in mine_spelled.items() if a in passage.words for w in words
+    ) | frozenset(stem(n) for n in stmt_names if n in theirs_spelled)
+    spelled_out = frozenset(
+        w for a, words in theirs_spelled.items() if a in stmt.words for w in words
+    )
+    lacking = [
+        n
+        for n in sorted(stmt_names)
+        if n not in passage.words and stem(n) not in pcontent and stem(n) not in aliases
+    ]
+    extra = [
+        n
+        for n in sorted(pass_names)
+        if n not in stmt.words
+        and stem(n) not in stmt.content
+        and n not in mine_spelled
+        and n not in spelled_out
+    ]
     for name in lacking:
         certain = name in stmt.names
         if name in text_words or stem(name) in text_stems:
@@ -168,11 +201,14 @@ def check_units(
         )
         if rival is not None:
             out.conflicts.setdefault(
-                "name", f"'{_name_form(name)}' is not in the text; it names {_name_form(rival)}"
+                "name",
+                f"'{_name_form(name, stmt)}' is not in the text;"
+                f" it names {_name_form(rival, passage)}",
             )
-        elif certain:
+        elif certain and name not in GENERIC_ACRONYMS:
+            # A common noun's abbreviation ("CEO", "API") may be said in other words.
             out.missing_names += 1
-            out.missing.setdefault("name", f"'{_name_form(name)}' is not in the text")
+            out.missing.setdefault("name", f"'{_name_form(name, stmt)}' is not in the text")
     # Numbers: a value of the same kind stated differently contradicts; one found nowhere is
     # unsupported.
     lacking_q = [(v, u) for v, u in sorted(stmt.quantities) if v not in passage.numbers]
@@ -208,7 +244,7 @@ def check_units(
         elif value != "1":  # "one spoonful" is often just "a spoonful"
             out.missing_numbers += 1
             out.missing.setdefault("number", f"'{written}' is not in the text")
-    _content_credit(stmt, passage, text_stems, vectors, weights, out)
+    _content_credit(stmt, passage, text_stems, vectors, weights, out, aliases)
     _directions(stmt, passage, out)
     if not out.conflicts:
         _swap(stmt, passage, text_stems, vectors, out)
@@ -226,6 +262,33 @@ def check_units(
     return out
 
 
+#: Small words inside a name that an acronym skips ("Department of Health", "Bank of England").
+_ACRONYM_LINKS = frozenset(["of", "and", "for", "the", "de", "&"])
+
+
+def _acronyms(feats: Features) -> dict[str, frozenset[str]]:
+    """Acronyms that runs of capitalised words spell, with their words.
+
+    Example:
+        >>> from scorekit.local._lexicon import features
+        >>> sorted(_acronyms(features("He joined the European Central Bank.")))
+        ['cb', 'ec', 'ecb']
+    """
+    names = {stem(n): n for n in feats.names | feats.maybe_names}
+    out: dict[str, frozenset[str]] = {}
+    runs: list[list[str]] = [[]]
+    for st in feats.sequence:
+        if st in names:
+            runs[-1].append(names[st])
+        elif not (st in _ACRONYM_LINKS and runs[-1]):
+            runs.append([])
+    for run in runs:
+        for i in range(len(run)):
+            for j in range(i + 2, len(run) + 1):
+                out["".join(w[0] for w in run[i:j])] = frozenset(run[i:j])
+    return out
+
+
 def _content_credit(
     stmt: Features,
     passage: Features,
@@ -233,9 +296,11 @@ def _content_credit(
     vectors: Mapping[str, FloatArray] | None,
     weights: Mapping[str, float] | None,
     out: UnitCheck,
+    aliases: frozenset[str] = frozenset(),
 ) -> None:
-    """Credit of each content word: 1 when the passage has it, a synonym's closeness ramped
-    between ``WORD_LOW`` and ``WORD_HIGH``, nothing for an opposite ("fell" for "rose")."""
+    """Credit of each content word: 1 when the passage has it (or says it as an acronym or
+    its expansion: ``aliases``), a synonym's closeness ramped between ``WORD_LOW`` and
+    ``WORD_HIGH``, nothing for an opposite ("fell" for "rose")."""
     if not stmt.surface:
         return
     others = [w for _, w in passage.surface if w.isalpha()]
@@ -243,6 +308,7 @@ def _content_credit(
     if vectors is not None and any(o in vectors for o in others):
         pmat = np.stack([vectors[o] for o in others if o in vectors])
     explained = stmt.privatives if (passage.negated or passage.privatives) else frozenset()
+    explained = explained | aliases
     durations = {v for v, u in stmt.quantities if u == "duration"}
     if durations and durations <= passage.numbers:
         # "90 minutes" states what "1.5 hours" does: the unit words agree with the number.
@@ -255,7 +321,11 @@ def _content_credit(
         if st in passage.content or st in explained:
             credit = 1.0
         elif not word.isalpha():
-            credit = 0.0  # numbers are checked as numbers
+            # Numbers are checked as numbers: one the passage states (as written or as the
+            # same duration, "90 minutes" / "an hour and a half") is found.
+            value = number_value(word)
+            as_duration = bool(durations) and durations <= passage.numbers
+            credit = 1.0 if value is not None and (value in passage.numbers or as_duration) else 0.0
         else:
             rival = opposites(st) & passage.content
             if rival and not (opposites(st) & stmt.content):
@@ -349,6 +419,8 @@ MEASURES = frozenset(
         "kcal",
         "mph",
         "kph",
+        "mi",
+        "ft",
     ]
 )
 
@@ -383,12 +455,29 @@ _DIRECTION_WORDS = {
 
 
 def _directions(stmt: Features, passage: Features, out: UnitCheck) -> None:
+    """A direction or order word turned round ("before noon" / "after noon"): the opposite
+    word in the passage must bear on a word the statement's one bears on, so "planted after
+    the frost" is not contradicted by "wait until the frost is over before planting"."""
     mine = stmt.words
     theirs = passage.words
     for word in sorted(mine & _DIRECTION_WORDS.keys()):
         other = _DIRECTION_WORDS[word]
-        if word not in theirs and other in theirs and other not in mine:
+        turned = word not in theirs and other in theirs and other not in mine
+        if turned and _direction_heads(word, stmt) & _direction_heads(other, passage):
             out.conflicts.setdefault("opposite", f"'{word}' is not in the text; it says '{other}'")
+
+
+def _direction_heads(word: str, feats: Features) -> set[str]:
+    """Content stems ``word`` bears on: up to 3 words after it ("before [the] noon"), or
+    before it when nothing follows ("prices went up")."""
+    seq = feats.sequence
+    target = stem(word)
+    heads: set[str] = set()
+    for i, w in enumerate(seq):
+        if w == target:
+            after = {x for x in seq[i + 1 : i + 4] if x in feats.content}
+            heads |= after or {x for x in seq[max(0, i - 3) : i] if x in feats.content}
+    return heads
 
 
 def _number_places(value: str, feats: Features) -> set[tuple[str, str]]:
@@ -501,7 +590,9 @@ def _polarity(stmt: Features, best: Features, shared: frozenset[str], out: UnitC
 def _modality(stmt: Features, best: Features, shared: frozenset[str], out: UnitCheck) -> None:
     mine = stmt.hedges & shared
     theirs = best.hedges & shared
-    if bool(mine) != bool(theirs):
+    # Hedged on both sides, whatever word each hedge bears on ("is expected on Thursday" /
+    # "will probably be a lot of rain"), is no change of modality.
+    if (mine and not best.hedges) or (theirs and not stmt.hedges):
         word = _as_written(sorted(mine or theirs)[0], stmt if mine else best)
         out.conflicts.setdefault(
             "modality",
@@ -543,8 +634,12 @@ def _role_swap(stmt: Features, passage: Features) -> bool:
         near_s = near_s and adjacent
         # "the capital of France" is "France's capital": an "of" after the middle word.
         genitive = "of" in (_after(stmt.sequence, s_pos[v]), _after(passage.sequence, p_pos[v]))
-        # A passive ("is credited to", "was given by") names its roles the other way round.
-        passive = _BE & {_before(stmt.sequence, s_pos[v]), _before(passage.sequence, p_pos[v])}
+        # A passive ("is credited to", "was given by", "the oil should be changed") names its
+        # roles the other way round.
+        passive = _BE & {
+            *(_before(stmt.sequence, s_pos[w]) for w in (a, v, b)),
+            *(_before(passage.sequence, p_pos[w]) for w in (a, v, b)),
+        }
         if near_s and near_p and not genitive and not passive:
             passive_s = _after(stmt.sequence, s_pos[v]) == "by"
             passive_p = _after(passage.sequence, p_pos[v]) == "by"

@@ -10,6 +10,9 @@ from __future__ import annotations
 #: Words that turn a claim into a possibility (or a plan): "may cut" is not "cut".
 HEDGES = frozenset(
     [
+        # Permission words: "may work from home" is "is allowed to work from home".
+        "allowed",
+        "permitted",
         "may",
         "might",
         "could",
@@ -62,6 +65,8 @@ QUANTIFIERS: dict[str, str] = {
 #: Verbs of ending or lacking: "support was dropped" states what "no longer supported" does.
 PRIVATIVES = frozenset(
     [
+        # "for free", "free of charge": no payment ("costs nothing").
+        "free",
         "drop",
         "dropped",
         "dropping",
@@ -73,7 +78,6 @@ PRIVATIVES = frozenset(
         "discontinue",
         "discontinued",
         "discontinues",
-        "end",
         "ended",
         "ends",
         "stop",

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolscore._engine.compare import NOT_CANONICAL, canonical
-from toolscore._engine.counts import ArgumentCount, missed_units
+from toolscore._engine.counts import ArgumentCount, count_pair, missed_units
 from toolscore._engine.residual import solve_residual
 
 __all__ = ["Alignment", "align"]
@@ -103,16 +103,27 @@ def align(
     a_args: list[dict[str, Any] | None],
     strict: bool = False,
     named_only: bool = False,
+    *,
+    shortcuts: bool = True,
 ) -> Alignment:
     """Pair expected with actual calls one-to-one (see the module docstring).
 
     ``e_args[i] is None`` means "do not check"; ``a_args[j] is None`` is read as ``{}``.
     ``named_only``: actual arguments the expected call does not name are not counted.
+    ``shortcuts=False`` skips the shortcuts for small traces (no repeated tool; the same
+    calls in the same order), which give the same alignment faster (tests compare the two).
     """
+    if shortcuts:
+        a_index = dict(zip(a_tools, range(len(a_tools)), strict=True))
+        if len(a_index) == len(a_tools) and len(set(e_tools)) == len(e_tools):
+            return _align_unique(e_tools, e_args, a_index, a_args, strict, named_only)
     # Step 1: identical (tool, arguments) pairs, k-th with k-th. Most keys are unique, so a
     # bucket is a bare index until a second call shares it.
-    pool: dict[tuple[str, Hashable], Any] = {}
     a_keys = [args_key(args or {}, strict) for args in a_args]
+    e_keys = [args_key(args, strict) for args in e_args]
+    if shortcuts and e_tools == a_tools and e_keys == a_keys and NOT_CANONICAL not in e_keys:
+        return _align_identical(e_args)
+    pool: dict[tuple[str, Hashable], Any] = {}
     for j, slot in enumerate(zip(a_tools, a_keys, strict=False)):
         if slot[1] is NOT_CANONICAL:
             continue
@@ -128,7 +139,6 @@ def align(
     taken = bytearray(len(a_tools))
     rest_e: dict[str, list[int]] = defaultdict(list)
     counts: dict[int, ArgumentCount] = {}
-    e_keys = [args_key(args, strict) for args in e_args]
     for i, slot in enumerate(zip(e_tools, e_keys, strict=False)):
         bucket = pool.pop(slot, None) if slot[1] is not NOT_CANONICAL else None
         if bucket is None:
@@ -181,3 +191,93 @@ def align(
     out.agree, out.expected_units, out.actual_units = agree, exp_units, act_units
     out.extra = [j for j, t in enumerate(taken) if not t]
     return out
+
+
+def _align_unique(
+    e_tools: list[str],
+    e_args: list[dict[str, Any] | None],
+    a_index: dict[str, int],
+    a_args: list[dict[str, Any] | None],
+    strict: bool,
+    named_only: bool,
+) -> Alignment:
+    """``align()`` when no tool name repeats on either side (most small traces).
+
+    Each tool then has at most one call per side, so the pairing is forced: an expected call
+    pairs with the actual call to its tool, if there is one. Its count is what the two steps
+    of ``align()`` give such a pair: step 1 (equal keys) counts every unit as agreeing, step 2
+    (a residual of one call per side) is ``count_pair``. Same result, without the pools.
+
+    A pair whose arguments are ``_same`` agrees on every unit without computing the keys.
+    """
+    out = Alignment()
+    pairs, pcounts, missing = out.pairs, out.counts, out.missing
+    taken = bytearray(len(a_args))
+    agree = exp_units = act_units = 0
+    for i, tool in enumerate(e_tools):
+        args = e_args[i]
+        j = a_index.get(tool)
+        if j is None:
+            missing.append(i)
+            exp_units += missed_units(args)
+            continue
+        taken[j] = 1
+        other = a_args[j] or {}
+        if args is not None and (_same(args, other) or _same_key(args, other, strict)):
+            count = _full_count(len(args) or 1)
+        else:
+            count = count_pair(args, other, strict, named_only)
+        pairs.append((i, j))
+        pcounts.append(count)
+        agree += count.agree
+        exp_units += count.expected
+        act_units += count.actual
+    out.agree, out.expected_units, out.actual_units = agree, exp_units, act_units
+    out.extra = [j for j, t in enumerate(taken) if not t]
+    return out
+
+
+def _align_identical(e_args: list[dict[str, Any] | None]) -> Alignment:
+    """``align()`` when the same tools were called in the same order with arguments of the
+    same keys, position by position: step 1 then pairs every call with the one at its
+    position (the calls of each (tool, key) slot sit at the same positions on both sides and
+    pair k-th with k-th), every unit agreeing, and leaves nothing to step 2.
+    """
+    out = Alignment()
+    out.pairs = [(k, k) for k in range(len(e_args))]
+    out.counts = counts = [_full_count(len(args) or 1) for args in e_args]  # type: ignore[arg-type]
+    out.agree = out.expected_units = out.actual_units = sum(c.agree for c in counts)
+    return out
+
+
+def _same(args: dict[str, Any], other: dict[str, Any]) -> bool:
+    """Equal marshal bytes without NaN: the same structure of the same exact built-in types.
+
+    Then ``args_key`` gives both the same key, whichever form it takes (flat ``str``/
+    ``int``/``float``/``None`` values: their type codes are theirs alone, so both dicts are
+    flat and hold equal items; typed; or these very bytes). False says nothing.
+    """
+    try:
+        data = marshal.dumps(args, 0)
+        return data == marshal.dumps(other, 0) and _NAN_TEXT not in data
+    except ValueError:  # a matcher or another object marshal cannot write
+        return False
+
+
+def _same_key(args: dict[str, Any], other: dict[str, Any], strict: bool) -> bool:
+    """Step 1's own test: both calls have the same canonical key."""
+    key = args_key(args, strict)
+    return key is not NOT_CANONICAL and bool(key == args_key(other, strict))
+
+
+_FULL: dict[int, ArgumentCount] = {}
+
+
+def _full_count(units: int) -> ArgumentCount:
+    """``ArgumentCount(units, units, units)``, shared (counts are immutable)."""
+    count = _FULL.get(units)
+    if count is None:
+        count = ArgumentCount(units, units, units)
+        if units < 64:
+            _FULL[units] = count
+    return count

@@ -75,10 +75,15 @@ def _full_call(item: Mapping[str, Any], tool: str, args: dict[str, Any] | None) 
     )
 
 
-def _read(items: Any, side: str, expected: bool) -> CallList:
+def _read(items: Any, side: str, expected: bool, plain_only: bool = False) -> CallList | None:
+    """Read call items; with ``plain_only``, None as soon as an item is not a plain
+    ``{"tool": name, "args": dict | None}`` dict (the caller then reads the whole another way).
+    """
     out = CallList()
-    tools, all_args, sources = out.tools, out.args, out.items
-    for i, item in enumerate(items):
+    out.items = sources = list(items)
+    tools, all_args = out.tools, out.args
+    add_tool, add_args = tools.append, all_args.append
+    for i, item in enumerate(sources):
         if type(item) is dict:
             tool = item.get("tool")
             args = item.get("args")
@@ -89,14 +94,14 @@ def _read(items: Any, side: str, expected: bool) -> CallList:
                 and (args is None or type(args) is dict)
                 and (size == 1 or (size == 2 and "args" in item))
             ):
-                tools.append(tool)
-                all_args.append(args if args is not None or expected else {})
-                sources.append(item)
+                add_tool(tool)
+                add_args(args if args is not None or expected else {})
                 continue
+        if plain_only:
+            return None
         tool, args, failed = _slow_read(item, f"{side}[{i}]", expected)
-        tools.append(tool)
-        all_args.append(args)
-        sources.append(item)
+        add_tool(tool)
+        add_args(args)
         if failed:
             out.errors.add(i)
     return out
@@ -149,7 +154,9 @@ def expected_calls(expected: Any) -> CallList:
             "expected must be a list of dicts like [{'tool': 'search', 'args': {'q': 'x'}}], "
             f"got {type(expected).__name__}"
         )
-    return _read(expected, "expected", True)
+    out = _read(expected, "expected", True)
+    assert out is not None
+    return out
 
 
 def is_call_list(value: Any) -> bool:
@@ -169,6 +176,11 @@ def actual_calls(actual: Any) -> CallList:
     further down is reported as such (``actual[3] is not a dict``) rather than as an unknown
     provider shape.
     """
+    if type(actual) is list:
+        # Plain call dicts throughout: a call list (is_call_list() is true), read in one pass.
+        plain = _read(actual, "actual", False, plain_only=True)
+        if plain is not None:
+            return plain
     if not is_call_list(actual):
         from toolscore.integrations import auto_extract
 
@@ -178,7 +190,9 @@ def actual_calls(actual: Any) -> CallList:
             if not _starts_like_calls(actual):
                 raise
             # Read as the call list it starts as: the error then names the bad item.
-    return _read(actual, "actual", False)
+    out = _read(actual, "actual", False)
+    assert out is not None
+    return out
 
 
 def _starts_like_calls(value: Any) -> bool:

@@ -9,11 +9,11 @@ from typing import Any
 from toolscore._engine.calls import actual_calls, expected_calls
 from toolscore._engine.judging import has_semantic, prefetch_semantic
 from toolscore._engine.result import EvaluationResult
-from toolscore._engine.scoring import score_calls
+from toolscore._engine.scoring import Evaluation, score_calls
 from toolscore._engine.weights import resolve_weights
 from toolscore.metrics.policy import policy_metrics, validate_rules
 
-__all__ = ["evaluate", "evaluate_calls"]
+__all__ = ["evaluate", "evaluate_calls", "evaluation"]
 
 
 def evaluate(
@@ -74,6 +74,23 @@ def evaluate_calls(
         raise TypeError(f"strict must be True or False, got {strict!r}")
     resolved = resolve_weights(weights)
     rules = None if forbidden is None else validate_rules(forbidden)
+    ev = evaluation(expected, actual, strict, named_only)
+    policy = None if rules is None else policy_metrics(ev.trace, rules)
+    return EvaluationResult._of(ev, resolved, policy)
+
+
+def evaluation(
+    expected: Any, actual: Any, strict: bool = False, named_only: bool = False
+) -> Evaluation:
+    """Read and align the calls; every flat metric, without a result object or weights.
+
+    What ``evaluate()`` wraps in its result (the score is
+    :func:`~toolscore._engine.scoring.weighted_score` of it); dataset scoring, which writes
+    only the flat numbers of millions of small rows, reads it directly.
+
+    Raises:
+        TypeError / ValueError: malformed calls, as ``evaluate()``.
+    """
     # Reading and aligning a long trace allocates many small containers that hold no cycles;
     # the cyclic collector would rescan the growing heap again and again (superlinear time).
     # Paused inline: a context manager costs more than a whole small evaluation's bookkeeping.
@@ -85,9 +102,7 @@ def evaluate_calls(
         if has_semantic(gold.args):
             # Every value a Semantic matcher may meet is judged in one batch before pairing.
             prefetch_semantic(gold.tools, gold.args, trace.tools, trace.args)
-        ev = score_calls(gold, trace, strict, named_only)
-        policy = None if rules is None else policy_metrics(trace, rules)
+        return score_calls(gold, trace, strict, named_only)
     finally:
         if was_enabled:
             gc.enable()
-    return EvaluationResult._of(ev, resolved, policy)

@@ -171,8 +171,19 @@ def prefetch_semantic(
         judge_items(judge, items)
 
 
+# Values of these exact types are never matchers (a matcher is an instance of a Matcher
+# subclass); checking the type first spares the costly ABC isinstance on every plain value.
+_PLAIN_VALUES = frozenset((str, int, float, bool, type(None), list, dict, tuple))
+
+
 def has_semantic(all_args: Sequence[dict[str, Any] | None]) -> bool:
     """True when a ``Semantic`` matcher sits in some expected argument (composed or not)."""
+    plain = _PLAIN_VALUES
+    for args in all_args:
+        if args and not plain.issuperset(map(type, args.values())):
+            break
+    else:
+        return False
     from toolscore.matchers import Semantic
 
     return any(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -13,7 +12,7 @@ from toolscore._engine.breakdown import metrics_dict
 from toolscore._engine.calls import CallList, actual_calls, expected_calls
 from toolscore._engine.details import PairDetail, argument_details, jsonable
 from toolscore._engine.render import render_result
-from toolscore._engine.scoring import Evaluation, score_calls
+from toolscore._engine.scoring import Evaluation, score_calls, weighted_score
 from toolscore._engine.weights import DEFAULT_WEIGHTS, resolve_weights
 from toolscore.adapters.base import ToolCall
 from toolscore.verdict import letter_grade
@@ -333,19 +332,7 @@ class EvaluationResult:
                 selection = self.tool_f1
             argument, sequence = self.argument_f1, self.sequence_accuracy
             redundant, recall = self.redundant_rate, self.required_call_recall
-        components = {
-            "selection_accuracy": selection,
-            "argument_f1": argument,
-            "sequence_accuracy": sequence,
-            "redundant_rate": 1.0 - redundant,
-            "required_call_recall": 1.0 if recall is None else recall,
-        }
-        weights = self._w
-        if all(components[k] == 1.0 for k, w in weights.items() if w > 0):
-            score = 1.0
-        else:
-            total = math.fsum(weights[k] * components[k] for k in weights)
-            score = min(1.0, max(0.0, total))
+        score = weighted_score(self._w, selection, argument, sequence, redundant, recall)
         if m is None:  # nothing a user could have edited: the score cannot change
             self._score = score
         return score

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
+
 from toolscore._engine.align import Alignment, align
 from toolscore._engine.calls import CallList
 from toolscore._engine.counts import prf
 from toolscore._engine.tool_metrics import edit_distance, selection_accuracy
+from toolscore._engine.weights import DEFAULT_WEIGHTS
 from toolscore.metrics.tool_correctness import required_recall
 
-__all__ = ["Evaluation", "score_calls"]
+__all__ = ["Evaluation", "score_calls", "weighted_score"]
+
+_COMPONENTS = tuple(DEFAULT_WEIGHTS)  # the order of weighted_score's components
 
 
 class Evaluation:
@@ -74,3 +80,31 @@ def score_calls(gold: CallList, trace: CallList, strict: bool, named_only: bool)
     ev.redundant_rate = len(alignment.extra) / n_trace if n_trace else 0.0
     ev.required_call_recall = required_recall(gold, trace, alignment, strict, named_only)
     return ev
+
+
+def weighted_score(
+    weights: Mapping[str, float],
+    tool_f1: float,
+    argument_f1: float,
+    sequence_accuracy: float,
+    redundant_rate: float,
+    required_call_recall: float | None,
+) -> float:
+    """The composite score: the weighted mean of the components (``selection_accuracy`` is
+    scored as ``tool_f1``, ``redundant_rate`` as ``1 - redundant_rate``, no required call as
+    1.0); exactly 1.0 when every weighted component is 1.0.
+
+    ``weights`` are resolved (:func:`~toolscore._engine.weights.resolve_weights`).
+    """
+    values = (
+        tool_f1,
+        argument_f1,
+        sequence_accuracy,
+        1.0 - redundant_rate,
+        1.0 if required_call_recall is None else required_call_recall,
+    )
+    shares = [weights[k] for k in _COMPONENTS]
+    if all(v == 1.0 for v, w in zip(values, shares, strict=True) if w > 0):
+        return 1.0
+    total = math.fsum(w * v for v, w in zip(values, shares, strict=True))
+    return min(1.0, max(0.0, total))

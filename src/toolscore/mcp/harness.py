@@ -288,6 +288,9 @@ class _Supervisor:
         self.restarts = 0
         self.lock = threading.Lock()
         self.gave_up = ""
+        # Generations a call saw exit. The client may still look connected for a moment
+        # after a call learnt of the exit, and a solo retry sent then would be blamed for it.
+        self.exited: set[int] = set()
 
     def recover(self, generation: int, hung: bool) -> bool:
         """Bring the server back if the failure on ``generation`` left it down; False when
@@ -346,9 +349,14 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
         generation = client.generation
         try:
             with sup.gate.exclusive() if solo else sup.gate.shared():
-                if solo and not client.connected:
+                generation = client.generation  # no restart runs while the gate is held
+                if solo and (not client.connected or generation in sup.exited):
                     raise _ServerDown
-                answer = client.call_tool(scenario.tool, scenario.arguments, timeout)
+                try:
+                    answer = client.call_tool(scenario.tool, scenario.arguments, timeout)
+                except MCPServerExitedError:
+                    sup.exited.add(generation)  # before the gate lets a solo retry in
+                    raise
             return _judge(scenario, answer)
         except _ServerDown:
             # Another call crashed the server and has not restarted it yet: a retry that ran
