@@ -14,9 +14,13 @@ real judge by accident.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 
+# numpy is imported once per process here: an in-process pytester run drops the modules it
+# imported when it ends, and numpy cannot be imported a second time in one process.
+import numpy  # noqa: F401
 import pytest
 
 from fakes.openai_server import FakeLLM
@@ -37,6 +41,15 @@ _LLM_ENV = (
     "SCOREKIT_CACHE_DIR",
     "SCOREKIT_LOCAL_MODEL",
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The suite starts many pytest subprocesses (pytester, the docs' commands); keep langsmith's
+    # plugin (test-sdks) out of them as pyproject's addopts keeps it out of this run: it costs
+    # about a second per start and no test uses it.
+    addopts = os.environ.get("PYTEST_ADDOPTS", "")
+    if "no:langsmith_plugin" not in addopts:
+        os.environ["PYTEST_ADDOPTS"] = f"{addopts} -p no:langsmith_plugin".strip()
 
 
 @pytest.fixture(autouse=True)

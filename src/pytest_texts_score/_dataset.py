@@ -154,6 +154,7 @@ class TextTask:
             cache=base.cache,
             cache_mode=base.cache_mode,
             stats=JudgeStats(),
+            surface=base.surface,
         )
 
     def _texts(self, row: Mapping[str, Any]) -> tuple[str, str]:

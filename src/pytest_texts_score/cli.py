@@ -16,9 +16,7 @@ retries, a model that cannot be loaded).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -308,12 +306,6 @@ def _fmt(value: float | None) -> str:
     return "-" if value is None else format_score(value)
 
 
-def _console_width(out: IO[str]) -> int | None:
-    """None on a terminal (rich fits its width); off one (a pipe, a file) lines never wrap."""
-    isatty = getattr(out, "isatty", None)
-    return None if callable(isatty) and isatty() else 100_000
-
-
 _SIDES = (
     ("recall", "Recall: questions from EXPECTED, answered from GIVEN"),
     ("precision", "Precision: questions from GIVEN, answered from EXPECTED"),
@@ -322,13 +314,14 @@ _SIDES = (
 
 def render(outcome: TextsOutcome, expected: Source, given: Source, out: IO[str]) -> None:
     """Print the scores and the evidence tables with rich."""
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    from scorekit._command_output import output_console
     from scorekit._rounding import format_score
 
-    console = Console(file=out, highlight=False, soft_wrap=False, width=_console_width(out))
+    # Off a terminal nothing wraps; on one, rich fits its width.
+    console = output_console(out, highlight=False, soft_wrap=False)
     console.print(
         Text.assemble(
             ("precision ", "bold"),
@@ -405,14 +398,16 @@ def main(
         return EXIT_BAD_INPUT
     stdin = stdin if stdin is not None else sys.stdin
 
+    from scorekit._command_output import warnings_as_lines
     from scorekit.judges import JudgeConfigError, JudgeError, SettingsError
 
     try:
-        report_format = _report_format(args)
-        expected, given = _sources(args, stdin)
-        outcome, stats, api_key = _score(args, expected.text, given.text)
-        if report_format is not None:
-            _write_report(report_format, args.output, outcome, stats, api_key, expected, given)
+        with warnings_as_lines(PROG):
+            report_format = _report_format(args)
+            expected, given = _sources(args, stdin)
+            outcome, stats, api_key = _score(args, expected.text, given.text)
+            if report_format is not None:
+                _write_report(report_format, args.output, outcome, stats, api_key, expected, given)
     except OSError as exc:  # the report file cannot be written (ReportError names it)
         return _fail(EXIT_BAD_INPUT, str(exc))
     except BadInput as exc:
@@ -432,10 +427,10 @@ def main(
             render(outcome, expected, given, stdout)
         stdout.flush()
     except BrokenPipeError:
-        # The reader left early (`| head`): not an error of ours; keep Python from
-        # complaining again when it flushes stdout at exit.
-        with contextlib.suppress(OSError):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The reader left early (`| head`): quiet, and no verdict claimed for a cut output.
+        from scorekit._command_output import reader_left
+
+        return reader_left()
     return EXIT_OK
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TypeAlias, TypeVar
 
 from scorekit.judges._errors import JudgeError
-from scorekit.judges._settings import JudgeSettings
+from scorekit.judges._settings import JudgeSettings, setting_value, setting_with_env
 
 __all__ = ["CACHE_FILE_NAME", "JudgeCache", "JudgeCacheError", "JudgeCacheWarning", "open_cache"]
 
@@ -60,7 +60,7 @@ class JudgeCacheError(JudgeError):
     """
 
 
-def _advice(exc: BaseException, path: Path | None, timeout: float) -> str:
+def _advice(exc: BaseException, path: Path | None, timeout: float, surface: str) -> str:
     text = str(exc).lower()
     where = str(path) if path is not None else "the cache folder"
     if isinstance(exc, sqlite3.DatabaseError) and (
@@ -76,8 +76,8 @@ def _advice(exc: BaseException, path: Path | None, timeout: float) -> str:
             f" test run, or delete {where}"
         )
     return (
-        "make the folder writable, point --llm-cache-dir (SCOREKIT_CACHE_DIR) at a writable"
-        " folder, or turn the cache off with --llm-cache=off"
+        f"make the folder writable, point {setting_with_env('cache_dir', surface)} at a"
+        f" writable folder, or turn the cache off with {setting_value('cache', 'off', surface)}"
     )
 
 
@@ -110,6 +110,8 @@ class JudgeCache:
     Args:
         directory: the cache folder, or a function that returns it (called on first use).
         timeout: seconds to wait for another process that holds the database.
+        surface: where the settings are given (``pytest``, ``cli``, ``python``), so that a
+            warning names them as the user writes them (``--llm-cache=off``, ``--cache off``).
 
     Example:
         >>> import tempfile
@@ -122,9 +124,13 @@ class JudgeCache:
         >>> cache.close()
     """
 
-    def __init__(self, directory: _DirSource, *, timeout: float = 10.0) -> None:
+    def __init__(
+        self, directory: _DirSource, *, timeout: float = 10.0, surface: str = "pytest"
+    ) -> None:
         self._directory = directory
         self.timeout = timeout
+        #: How messages name the cache settings (``pytest``, ``cli`` or ``python``).
+        self.surface = surface
         self._path: Path | None = None
         self._conn: sqlite3.Connection | None = None
         self._pid = 0
@@ -288,9 +294,8 @@ class JudgeCache:
         message = (
             f"scorekit judge cache: error {action} {where}: {type(exc).__name__}: {exc}."
             " This run goes on without the cache (judge replies are requested anew and"
-            " not stored; with --llm-cache=replay every lookup is a miss). To fix it: "
-            + _advice(exc, self._path, self.timeout)
-            + "."
+            f" not stored; with {setting_value('cache', 'replay', self.surface)} every lookup is"
+            " a miss). To fix it: " + _advice(exc, self._path, self.timeout, self.surface) + "."
         )
         try:
             warnings.warn(JudgeCacheWarning(message), stacklevel=2)
@@ -324,7 +329,7 @@ def open_cache(
     if settings.cache == "off":
         return None
     if settings.cache_dir:
-        return JudgeCache(Path(settings.cache_dir).expanduser())
+        return JudgeCache(Path(settings.cache_dir).expanduser(), surface=settings.surface)
     if cache_dir_factory is not None:
-        return JudgeCache(cache_dir_factory)
+        return JudgeCache(cache_dir_factory, surface=settings.surface)
     return None

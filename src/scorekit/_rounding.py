@@ -1,10 +1,15 @@
-"""The one rounding rule for scores in every output: messages, summaries, reports, ``--json``.
+"""The one rounding rule for scores in every output of both packages: failure messages, the
+pytest summary, the commands, the reports, ``--json``.
 
-A score is rounded to 4 decimal places: as text with all four (``0.5000``, ``0.6667``,
-``1.0000``), as a JSON number the same rounded value (``0.6667``). One exception, so that no
-output contradicts itself: a score compared with a bound, or an answer counted as below 1, gets
-the digits that tell it apart when 4 decimals would read the same (``0.99996 < 1``, never
-``1.0000 < 1``).
+A score (a number in [0, 1] that rates something: a score, a metric, a rate, an accuracy,
+precision, recall, F1, an answer, a similarity, and their means, spreads and quantiles) is
+rounded to 4 decimal places: as text with all four (``0.5000``, ``0.6667``, ``1.0000``), as a
+percentage with two (``96.00%``, the same digits), as a number in a JSON report the same
+rounded value (``0.6667``). A bound or threshold reads as it was given (``0.9``, ``0.875``).
+One exception, so that no output contradicts itself: a score compared with a bound, or an
+answer counted as below 1, gets the digits that tell it apart when 4 decimals would read the
+same (``0.99996 < 1``, never ``1.0000 < 1``). Data files meant for further computation (per-row
+results, baselines, Toolscore-format reports) keep full precision.
 """
 
 from __future__ import annotations
@@ -12,7 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["SCORE_DECIMALS", "format_bound", "format_score", "round_score", "rounded_scores"]
+__all__ = [
+    "SCORE_DECIMALS",
+    "format_bound",
+    "format_percent",
+    "format_score",
+    "round_score",
+    "rounded_scores",
+]
 
 #: Decimal places every output rounds a score to.
 SCORE_DECIMALS = 4
@@ -52,6 +64,16 @@ def format_score(value: float, other: float | None = None) -> str:
         if text != _text(other, decimals):
             return text
     return repr(value)
+
+
+def format_percent(value: float) -> str:
+    """A score as a percentage, with the digits :func:`format_score` shows.
+
+    Example:
+        >>> format_percent(0.96), format_percent(2 / 3), format_percent(1)
+        ('96.00%', '66.67%', '100.00%')
+    """
+    return f"{float(value):.{SCORE_DECIMALS - 2}%}"
 
 
 def format_bound(value: float) -> str:

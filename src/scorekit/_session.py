@@ -78,6 +78,7 @@ class ScoreSession:
                     cache=self._cache,
                     cache_mode=self.settings.cache,
                     stats=self.stats,
+                    surface=self.settings.surface,
                 )
             return self._judge
 

@@ -347,7 +347,7 @@ def evaluate_dataset(
         ... ]
         >>> summary = toolscore.evaluate_dataset(rows, workers=1, progress=False)
         >>> summary.scored, summary.mean
-        (2, 0.65)
+        (2, 0.55)
     """
     evaluate([], [], weights=weights, strict=strict)  # bad weights or strict fail here, once
     for name, value in (("gold", gold), ("trace", trace), ("id", id), ("gold_key", gold_key)):

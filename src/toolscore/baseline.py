@@ -322,22 +322,24 @@ def compare_to_baseline(
 
 def render_comparison(comparison: ComparisonResult) -> str:
     """The comparison as a plain-text table with the summary line."""
+    from scorekit._rounding import SCORE_DECIMALS, format_score
+    from scorekit._text_table import align_columns
+
     rows = [["metric", "baseline", "current", "change", "status"]]
     for item in comparison.items:
         if item.status == "unavailable":
-            rows.append([item.metric_name, f"{item.baseline_value:.3f}", "-", "-", "not measured"])
+            before = format_score(item.baseline_value)
+            rows.append([item.metric_name, before, "-", "-", "not measured"])
             continue
         rows.append(
             [
                 item.metric_name,
-                f"{item.baseline_value:.3f}",
-                f"{item.current_value:.3f}",
-                f"{item.delta:+.3f}",
+                format_score(item.baseline_value),
+                format_score(item.current_value),
+                f"{item.delta:+.{SCORE_DECIMALS}f}",
                 {"regression": "REGRESSION", "improvement": "improved"}.get(item.status, "ok"),
             ]
         )
-    from scorekit._text_table import align_columns
-
     lines = align_columns(rows, right={1, 2, 3})
     lines.append(f"Baseline from {comparison.baseline_timestamp or 'an unknown time'}.")
     lines.append(comparison.summary)

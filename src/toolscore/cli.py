@@ -28,10 +28,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import warnings
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from scorekit._command_output import warnings_as_lines
 from toolscore._cli import eval_dataset as dataset_command
 from toolscore._cli import evaluate as evaluate_commands
 from toolscore._cli import generate as generate_command
@@ -95,16 +95,17 @@ def run(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
     except SystemExit as exc:  # --help, or a usage error already printed
         return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
     try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            code = int(args.run(args, stream))
         # e.g. arguments that are not valid JSON: the call is kept, the user is told, in one line.
-        for w in caught:
-            sys.stderr.write(f"toolscore: warning: {' '.join(str(w.message).split())}\n")
-        return code
+        with warnings_as_lines("toolscore"):
+            return int(args.run(args, stream))
     except (TraceFileError, _BadInput) as exc:
         sys.stderr.write(f"toolscore: error: {exc}\n")
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # The reader left early (`| head`): quiet, and no verdict claimed for a cut output.
+        from scorekit._command_output import reader_left
+
+        return reader_left()
     except OSError as exc:
         name = exc.filename if exc.filename is not None else "?"
         sys.stderr.write(f"toolscore: error: {os.fspath(name)}: {exc.strerror or exc}\n")

@@ -108,21 +108,23 @@ def render_comparison_table(comparison: dict[str, Any]) -> str:
     models = comparison.get("models") or []
     if not models:
         return "No models to compare."
+    from scorekit._rounding import format_score
+
     rows = [["metric", *models, "best"]]
     for metric, label in _LABELS.items():
         values = comparison["metrics"].get(metric)
         if values is None:
             continue
         rows.append(
-            [label, *(f"{values[m]:.3f}" for m in models), comparison["rankings"][metric][0]]
+            [label, *(format_score(values[m]) for m in models), comparison["rankings"][metric][0]]
         )
     from scorekit._text_table import align_columns
 
     lines = align_columns(rows, right=set(range(1, len(rows[0]) - 1)))
     best = comparison["best_model"]
     lines.append(
-        f"Best: {best['name']} (score {best['score']:.3f}, "
-        f"average of the metrics {best['average_score']:.3f})"
+        f"Best: {best['name']} (score {format_score(best['score'])}, "
+        f"average of the metrics {format_score(best['average_score'])})"
     )
     return "\n".join(lines)
 

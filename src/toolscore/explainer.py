@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
+from scorekit._rounding import format_percent
 from toolscore._engine.align import align
 from toolscore._engine.calls import read_calls
 from toolscore._engine.render import format_value
@@ -162,7 +163,7 @@ def explain_argument_metrics(
     out = MetricExplanation(
         "Argument F1",
         float(argument_metrics.get("f1", 0.0)),
-        f"precision {precision:.1%}, recall {recall:.1%}",
+        f"precision {format_percent(precision)}, recall {format_percent(recall)}",
     )
     for i, j in alignment.pairs:
         tool = gold.tools[i]

@@ -33,7 +33,7 @@ def test_scores_a_dataset_and_prints_the_summary(
     assert code == 0
     assert stdout.startswith(f"{source}: 8 rows in ")
     assert "  scored 8, errors 0\n" in stdout
-    assert re.search(r"^score +0\.775 ", stdout, re.M)  # (6 * 1.0 + 2 * 0.1) / 8
+    assert re.search(r"^score +0\.7750 ", stdout, re.M)  # (6 * 1.0 + 2 * 0.1) / 8
     assert "grade: A 6 (75.0%) · F 2 (25.0%)" in stdout
     assert "rows with: missing calls 2 (25.0%)" in stdout
     assert len(results(out)) == 8
@@ -44,9 +44,9 @@ def test_scores_a_dataset_and_prints_the_summary(
 def test_min_mean_decides_the_exit_code(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = str(write_jsonl(tmp_path / "t.jsonl", tool_rows(8)))
     code, stdout, _ = _tools(capsys, "eval-dataset", source, "--min-mean", "0.77", "--no-progress")
-    assert code == 0 and stdout.rstrip().endswith("PASS: mean score 0.775 >= min 0.77")
+    assert code == 0 and stdout.rstrip().endswith("PASS: mean score 0.7750 >= min 0.77")
     code, stdout, _ = _tools(capsys, "eval-dataset", source, "--min-mean", "0.78", "--no-progress")
-    assert code == 1 and stdout.rstrip().endswith("FAIL: mean score 0.775 < min 0.78")
+    assert code == 1 and stdout.rstrip().endswith("FAIL: mean score 0.7750 < min 0.78")
 
 
 @pytest.mark.parametrize(
@@ -151,9 +151,9 @@ def test_texts_score_eval_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[
     )
     stdout, _ = capsys.readouterr()
     assert code == 0
-    assert re.search(r"^recall +0\.667 ", stdout, re.M)  # (1 + 2/3 + 1 + 0) / 4
+    assert re.search(r"^recall +0\.6667 ", stdout, re.M)  # (1 + 2/3 + 1 + 0) / 4
     assert "judge SentenceJudge: 16 calls" in stdout
-    assert stdout.rstrip().endswith("PASS: mean recall 0.667 >= min 0.60")
+    assert stdout.rstrip().endswith("PASS: mean recall 0.6667 >= min 0.6")
     code = texts_cli.main(
         [
             "eval-dataset",

@@ -122,6 +122,12 @@ def read_blocks(path: Path, text: str | None = None) -> list[Block]:
             and not any(line.strip() for line in between)
         ):
             previous.output = block
+        elif language == "output":
+            # Shown output that no block owns would never be compared: say so, not pass.
+            raise ValueError(
+                f"{path}:{i + 1}: an ```output block must follow an untitled ```python block"
+                " directly (only blank lines between), or its output is never checked"
+            )
         blocks.append(block)
         previous_end = j
         i = j + 1

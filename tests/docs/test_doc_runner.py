@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from doc_blocks import read_blocks
 from test_docs_examples import ROOT, _run_page
 
 FENCE = "```"
@@ -161,3 +162,16 @@ $ pytest -q
 ~~~
 """,
     )
+
+
+@pytest.mark.parametrize(
+    "between", ["Some prose.\n", "~~~text\nanother block\n~~~\n"], ids=["prose", "block"]
+)
+def test_shown_output_that_no_block_owns_is_an_error(tmp_path: Path, between: str) -> None:
+    page = _page(tmp_path, f"~~~python\nprint(1)\n~~~\n\n{between}\n~~~output\n2\n~~~\n")
+    with pytest.raises(ValueError, match=r"page.md:\d+: an ```output block must follow"):
+        read_blocks(page)
+    # Right after its block (blank lines only), it is that block's output.
+    page = _page(tmp_path, "~~~python\nprint(1)\n~~~\n\n\n~~~output\n1\n~~~\n")
+    (block,) = [b for b in read_blocks(page) if b.language == "python"]
+    assert block.output is not None and block.output.code == "1\n"

@@ -60,16 +60,59 @@ def test_the_main_job_command_prints_the_documented_figures() -> None:
     )
 
 
+def _ci_steps() -> list[str]:
+    """The commands of ``.ci/run`` as a user would type them (``-q`` and coverage left out)."""
+    steps = []
+    for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines():
+        line = line.split(" #", 1)[0].strip()
+        if not line or line.startswith("#"):
+            continue
+        line = re.sub(r"^(pip install) -q ", r"\1 ", line)
+        line = line.replace("python -m coverage run -m pytest", "python -m pytest")
+        steps.append(line)
+    return steps
+
+
 def test_the_test_command_is_what_ci_runs() -> None:
     _, second, _ = _two_commands()
-    assert second == (
-        VENV + 'pip install -e ".[dev]" && pip install --no-deps bfcl-eval && python -m pytest -n 2'
-    )
-    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    extras = re.search(r'pip install -q -e "\.\[([^\]]*)\]"', ci)
-    assert extras is not None and "dev" in extras[1].split(",")
-    assert re.search(r"^pip install -q --no-deps bfcl-eval$", ci, re.M)
-    assert re.search(r"^python -m (coverage run -m )?pytest -n 2$", ci, re.M)
+    steps = second.split(" && ")
+    assert steps == [
+        "python3 -m venv .venv",
+        ". .venv/bin/activate",
+        'pip install -e ".[dev]"',
+        ".ci/test-tools",
+        "python -m pytest -n 2",
+    ], second
+    ci = _ci_steps()
+    # The README's steps, in its order, are CI's steps...
+    positions = [ci.index(step) if step in ci else -1 for step in steps]
+    assert -1 not in positions and positions == sorted(positions), (steps, ci)
+    # ... and CI installs nothing else and runs no other tests: what it adds are checks.
+    extra = [s for s in ci if s not in steps]
+    assert not [s for s in extra if re.search(r"\b(pip|npm|apt-get)\b.*install|pytest", s)], extra
+
+
+def test_the_dev_extra_holds_every_extra_the_suite_tests() -> None:
+    # A new extra's tests run in CI and on a user's machine only if `dev` pulls it in.
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the copy pip vendors
+        from pip._vendor import tomli as tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    dev = extras["dev"]
+    pulled: set[str] = set()
+    for requirement in dev:
+        m = re.fullmatch(r"llm-scorekit\[([^\]]+)\]", requirement)
+        if m:
+            pulled |= {name.strip() for name in m[1].split(",")}
+    for name, requirements in extras.items():
+        if name == "dev" or name in pulled:
+            continue
+        missing = [r for r in requirements if r not in dev]
+        assert not missing, f"the dev extra lacks extra {name!r} ({missing})"
 
 
 def test_the_readme_is_a_landing_page() -> None:

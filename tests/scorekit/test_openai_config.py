@@ -7,6 +7,7 @@ import pytest
 from scorekit.judges import JudgeConfigError, resolve_settings
 from scorekit.judges._factory import build_backend
 from scorekit.judges._openai import build_openai_backend
+from scorekit.judges._settings import SettingsError
 
 
 def _build(**overrides: object) -> object:
@@ -71,10 +72,17 @@ def test_build_openai_backend_refuses_other_providers() -> None:
 
 
 def test_unknown_provider_spec() -> None:
+    # Caught when the settings are resolved, before any judge is built...
     with pytest.raises(
-        JudgeConfigError, match=r"is not local, openai, azure or package\.module:attr"
+        SettingsError,
+        match=r"^configure\(provider=\.\.\.\) 'anthropic' is not local, openai, azure or"
+        r" package\.module:attr\.$",
     ):
         _build(provider="anthropic")
+    # ... and by the factory for settings made otherwise.
+    settings = resolve_settings(env={}).replace(provider="anthropic")
+    with pytest.raises(JudgeConfigError, match=r"'anthropic' is not local, openai, azure or"):
+        build_backend(settings)
 
 
 def test_provider_chosen_later_still_finds_its_env_key(monkeypatch: pytest.MonkeyPatch) -> None:

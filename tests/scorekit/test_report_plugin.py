@@ -89,8 +89,8 @@ def test_summary_has_a_row_per_assertion_and_totals(suite: pytest.Pytester) -> N
             "text scores: 3 assertions: 1 passed, 1 failed, 1 error",
             "judge *: 0 calls, 0 cache hits, 0.00 s judge time, tokens n/a, est. cost n/a",
             "*= tool-call scores (toolscore) =*",
-            "test_suite.py::test_tools*0.500*0.90*FAILED*book_flight*",
-            "tool calls: 1 evaluation: 0 passed, 1 failed; mean score 0.500",
+            "test_suite.py::test_tools  0.5000  0.9  FAILED  book_flight  -",
+            "tool calls: 1 evaluation: 0 passed, 1 failed; mean score 0.5000",
         ]
     )
     result.stdout.no_fnmatch_line("*Does the text name the capital*")
@@ -101,7 +101,7 @@ def test_quiet_prints_one_totals_line_per_package(suite: pytest.Pytester) -> Non
     result.stdout.fnmatch_lines(
         [
             "text scores: 3 assertions: 1 passed, 1 failed, 1 error; judge *: 0 calls*",
-            "tool calls: 1 evaluation: 0 passed, 1 failed; mean score 0.500",
+            "tool calls: 1 evaluation: 0 passed, 1 failed; mean score 0.5000",
         ]
     )
     result.stdout.no_fnmatch_line("*= text scores*")
@@ -119,7 +119,7 @@ def test_verbose_shows_runs_errors_and_evidence(suite: pytest.Pytester) -> None:
             "test_suite.py::test_error*ERROR",
             "*error: JudgeUnavailableError: refused",
             "test_suite.py::test_tools*FAILED*",
-            "    assert_tools, tool_f1 0.500, argument_f1 1.000",
+            "    assert_tools, tool_f1 0.5000, argument_f1 1.0000",
         ]
     )
 
@@ -179,7 +179,7 @@ def test_xdist_workers_rows_reach_the_controller(suite: pytest.Pytester) -> None
             "test_suite.py::test_single*0.9000*PASSED",
             "text scores: 7 assertions: 1 passed, 5 failed, 1 error",
             "*= tool-call scores (toolscore) =*",
-            "tool calls: 1 evaluation: 0 passed, 1 failed; mean score 0.500",
+            "tool calls: 1 evaluation: 0 passed, 1 failed; mean score 0.5000",
             "scorekit: JSON report written to *r.json",
         ]
     )

@@ -34,9 +34,9 @@ def test_tool_assertions_reach_summary_and_junit(pytester: pytest.Pytester) -> N
         [
             "*= tool-call scores (toolscore) =*",
             "test*score*min*result*missing*extra",
-            "test_agent.py::test_good_agent *1.000*0.90*PASSED*",
-            "test_agent.py::test_forgetful_agent *0.667*0.90*FAILED*book*",
-            "    assert_tools, tool_f1 0.667, argument_f1 0.667, sequence_accuracy 0.500, *",
+            "test_agent.py::test_good_agent *1.0000*0.9 *PASSED*",
+            "test_agent.py::test_forgetful_agent *0.6667*0.9 *FAILED*book*",
+            "    assert_tools, tool_f1 0.6667, argument_f1 0.6667, sequence_accuracy 0.5000, *",
             "tool calls: 2 evaluations: 1 passed, 1 failed; mean score *",
         ]
     )

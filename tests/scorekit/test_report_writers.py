@@ -95,7 +95,7 @@ def test_markdown_report_escapes_table_cells(tmp_path: Path) -> None:
     row.test_id = "t.py::test_a[x|y]"
     text = write_report([row, _tool()], None, tmp_path / "r.md", "md").read_text()
     assert "| t.py::test_a\\[x\\|y\\] | recall median | 0.8500 | 0.0500 |" in text
-    assert "| t.py::test_b | assert_tools | 0.750 | 0.90 | failed | search | book |" in text
+    assert "| t.py::test_b | assert_tools | 0.7500 | 0.9 | failed | search | book |" in text
 
 
 @pytest.mark.parametrize(

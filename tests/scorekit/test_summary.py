@@ -26,7 +26,7 @@ def test_no_rows_no_sections() -> None:
 def test_only_tool_rows_gives_only_the_tool_section() -> None:
     sections = summary_sections([ToolScoreRow("t::a", "expect", 1.0, None, "passed")], None)
     assert [s.title for s in sections] == ["tool-call scores (toolscore)"]
-    assert sections[0].lines[1].split() == ["t::a", "1.000", "-", "PASSED", "-", "-"]
+    assert sections[0].lines[1].split() == ["t::a", "1.0000", "-", "PASSED", "-", "-"]
 
 
 def test_aggregate_shows_spread_and_run_count() -> None:
@@ -57,7 +57,7 @@ def test_a_narrow_terminal_gets_whole_ids_on_their_own_lines() -> None:
         _agg().test_id,
         "  f1 mean  0.5000 ±0.1000  [0.6, 1.0]  2     FAILED",
     ]
-    assert tools.lines[2:4] == [_agg().test_id, "  0.750  0.90  FAILED  -        -"]
+    assert tools.lines[2:4] == [_agg().test_id, "  0.7500  0.9  FAILED  -        -"]
 
 
 def test_a_wide_terminal_keeps_one_line_per_row() -> None:

@@ -52,14 +52,14 @@ def test_failure_message_lists_everything_and_one_hint() -> None:
         assert_tools(expected, actual)
     text = str(info.value)
     assert text.startswith("Tool calls scored 0.")
-    assert "below the required 0.90" in text
+    assert "below the required 0.9." in text
     assert "1. search_flights(origin='SFO', destination='NYC') -> actual call #1" in text
     assert "origin: expected 'SFO', actual 'SFO' (ok)" in text
     assert "destination: expected 'NYC', actual 'LAX' (NOT ok)" in text
     assert "2. book_flight(flight_id='FL-1') -> no actual call (missing)." in text
     assert "Missing calls (1), expected but never made:" in text
     assert "- cancel_booking(id=7) (actual call #2)" in text
-    assert "(required: 0.90)" in text
+    assert "(required: 0.9)" in text
     assert text.count("Hint:") == 1
     assert "never called 'book_flight'" in text
 

@@ -95,7 +95,7 @@ def test_unmeasured_metrics_do_not_fail() -> None:
     assert items["semantic_score"]["current_value"] is None  # valid JSON
     json.dumps(comparison.to_dict(), allow_nan=False)
     lines = render_comparison(comparison).splitlines()
-    assert lines[1].split() == ["semantic_score", "0.800", "-", "-", "not", "measured"]
+    assert lines[1].split() == ["semantic_score", "0.8000", "-", "-", "not", "measured"]
 
 
 def test_a_changed_gold_file_is_reported(tmp_path: Path) -> None:
@@ -144,12 +144,12 @@ def test_compare_models(tmp_path: Path) -> None:
     assert table[0].split() == ["metric", "half", "perfect", "extra", "best"]
     assert table[1].split() == [
         "Score",
-        "0.850",
-        "1.000",
-        f"{results['extra'].score:.3f}",
+        "0.8500",
+        "1.0000",
+        f"{results['extra'].score:.4f}",
         "perfect",
     ]
-    assert table[-1].startswith("Best: perfect (score 1.000")
+    assert table[-1].startswith("Best: perfect (score 1.0000,")
 
 
 def test_cli_regression(
@@ -168,7 +168,7 @@ def test_cli_regression(
     code = main(["regression", "baseline.json", "half.json", "-g", "gold.json", "-o", "r.json"])
     assert code == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[1].split() == ["argument_f1", "1.000", "0.500", "-0.500", "REGRESSION"]
+    assert out[1].split() == ["argument_f1", "1.0000", "0.5000", "-0.5000", "REGRESSION"]
     assert out[-2] == "FAIL: 5 regression(s) detected (threshold: 5%)"
     assert out[-1] == "Comparison written to r.json"
     assert json.loads(Path("r.json").read_text())["regression_count"] == 5

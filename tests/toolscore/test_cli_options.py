@@ -70,7 +70,7 @@ def test_weights_change_the_score(capsys: pytest.CaptureFixture[str]) -> None:
         *("--weight", "argument_f1=0", "--weight", "sequence_accuracy=0"),
         *("--weight", "redundant_rate=0", "--min-score", "0.8"),
     )
-    assert code == 0 and out[-1].startswith("PASS: trace.json: score 0.800")
+    assert code == 0 and out[-1].startswith("PASS: trace.json: score 0.8000")
 
 
 @pytest.mark.parametrize(
@@ -106,8 +106,8 @@ def test_verbose_lists_the_metrics(capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = _run(capsys, "eval", "gold.json", "trace.json", "-v", "--no-side-effects")
     start = out.index("Metrics:")
     shown = dict(line.strip().split(": ") for line in out[start + 1 : start + 12])
-    assert shown["score"] == "0.820" and shown["invocation_accuracy"] == "0.750"
-    assert shown["redundant_rate"] == "0.333"
+    assert shown["score"] == "0.8200" and shown["invocation_accuracy"] == "0.7500"
+    assert shown["redundant_rate"] == "0.3333"
 
 
 def test_compare_names_and_the_comparison_document(capsys: pytest.CaptureFixture[str]) -> None:

@@ -148,17 +148,17 @@ def test_list_show_rm(capsys: pytest.CaptureFixture[str]) -> None:
 
     code, out, _ = _run(capsys, "snapshots", "list", "--dir", "snaps")
     rows = [line.split() for line in out.splitlines()]
-    assert rows[0] == ["status", "calls", "updated", "source", "name"]
-    assert [(r[0], r[1], r[-2], r[-1]) for r in rows[1:4]] == [
-        ("pending", "1", "pytest", "new"),
-        ("changed", "2", "pytest", "old"),
-        ("approved", "2", "trace", "same"),
+    assert rows[0] == ["name", "status", "calls", "updated", "source"]
+    assert [(r[0], r[1], r[2], r[-1]) for r in rows[1:4]] == [
+        ("new", "pending", "1", "pytest"),
+        ("old", "changed", "2", "pytest"),
+        ("same", "approved", "2", "trace"),
     ]
     assert out.splitlines()[-1] == (
         "3 snapshot(s): 1 approved, 1 with a pending change, 1 pending approval."
     )
     code, out, _ = _run(capsys, "snapshots", "list", "--pending", "--dir", "snaps")
-    assert [line.split()[-1] for line in out.splitlines()[1:3]] == ["new", "old"]
+    assert [line.split()[0] for line in out.splitlines()[1:3]] == ["new", "old"]
 
     code, out, _ = _run(capsys, "snapshots", "show", "old", "--dir", "snaps")
     assert code == 0

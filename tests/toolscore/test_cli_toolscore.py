@@ -27,8 +27,8 @@ def test_eval_passing_trace_exits_zero_and_prints_the_scores(
 ) -> None:
     code, out, err = _run(capsys, "eval", GOLD, str(EXAMPLES / "trace_openai.json"))
     assert (code, err) == (0, "")
-    assert "tool_f1 1.000  arg_f1 1.000  sequence 1.000  redundant 0.000" in out
-    assert out.rstrip().endswith("score 1.000 (grade A) >= min 0.90")
+    assert "tool_f1 1.0000  arg_f1 1.0000  sequence 1.0000  redundant 0.0000" in out
+    assert out.rstrip().endswith("score 1.0000 (grade A) >= min 0.9")
     assert out.splitlines()[-1].startswith("PASS: ")
 
 
@@ -38,7 +38,7 @@ def test_eval_below_min_score_exits_one_with_the_failure_table(
     code, out, _ = _run(capsys, "eval", GOLD, str(EXAMPLES / "trace_gemini.json"))
     assert code == 1
     assert "search_hotels" in out  # the missing call is listed by the failure table
-    assert out.splitlines()[-1].startswith("FAIL: ") and "< min 0.90" in out
+    assert out.splitlines()[-1].startswith("FAIL: ") and "< min 0.9" in out
 
 
 def test_min_score_decides_the_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
@@ -167,7 +167,7 @@ def test_compare_with_min_score_fails_when_any_trace_is_below(
 ) -> None:
     traces = [str(EXAMPLES / "trace_openai.json"), str(EXAMPLES / "trace_gemini.json")]
     code, out, _ = _run(capsys, "compare", GOLD, *traces, "--min-score", "0.9")
-    assert code == 1 and "FAIL: 1 of 2 below min 0.90" in out
+    assert code == 1 and "FAIL: 1 of 2 below min 0.9" in out
 
 
 def test_compare_stops_at_the_first_bad_trace(

@@ -74,7 +74,7 @@ def test_the_diff_table_pairs_by_alignment_not_position() -> None:
 def test_render_failure_has_the_table_and_the_explanation() -> None:
     text = render_failure(_result(), 0.9, width=100)
     assert "Expected vs actual tool calls" in text
-    assert "below the required 0.90" in text and "Hint:" in text
+    assert "below the required 0.9." in text and "Hint:" in text
     assert "\x1b[" not in text
     assert "\x1b[" in render_failure(_result(), 0.9, color=True)
 

@@ -98,7 +98,7 @@ def test_score_threshold_comes_on_top() -> None:
     with pytest.raises(ToolScoreAssertionError, match=r"below the required 0\.95"):
         expect(noisy).calls("search_flights").calls("book_flight").with_score(0.95).run()
     # the default threshold (0.9) applies when calls are declared
-    with pytest.raises(ToolScoreAssertionError, match=r"below the required 0\.90"):
+    with pytest.raises(ToolScoreAssertionError, match=r"below the required 0\.9\."):
         expect(noisy).calls("search_flights").calls("book_flight").run()
 
 

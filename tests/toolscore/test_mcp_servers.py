@@ -4,6 +4,9 @@ and the official reference server (where Node and the package are installed)."""
 from __future__ import annotations
 
 import json
+import re
+import socket
+import subprocess
 import sys
 
 import pytest
@@ -150,3 +153,47 @@ def test_the_reference_server_lists_every_tool_and_gets_a_grade() -> None:
     sums = [r for r in report["results"] if r["tool"] == "get-sum" and r["kind"] == "happy"]
     assert sums and all(r["ok"] for r in sums)
     assert "# MCP scorecard: mcp-servers/everything" in scorecard_to_markdown(card)
+
+
+def test_the_sample_server_over_http_says_where_it_is_ready() -> None:
+    # --http 0 picks a free port; the one line it prints is the URL a client can use at once.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "toolscore.mcp.sample_server", "--http", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        ready = re.fullmatch(
+            r"notes-sample MCP server ready at (http://127\.0\.0\.1:(\d+)/mcp)"
+            r" \(Streamable HTTP; Ctrl-C stops it\)\n",
+            line,
+        )
+        assert ready is not None and int(ready[2]) > 0, (line, proc.poll())
+        with MCPHttpClient(ready[1], {}, timeout=10) as client:
+            assert [t.name for t in client.list_tools()][:2] == ["create_note", "list_notes"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def test_the_sample_server_says_why_it_cannot_listen() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "toolscore.mcp.sample_server", "--http", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 1
+    assert done.stderr.startswith(f"sample_server: cannot listen on 127.0.0.1:{port}: "), (
+        done.stderr
+    )

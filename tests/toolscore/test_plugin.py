@@ -36,7 +36,7 @@ def test_failure_shows_the_product_failure_text(pytester: pytest.Pytester) -> No
             "E         - get_time() (expected call #2)",
             "E       Extra calls (1), made but not expected:",
             "E         - send_email(to='x@y.z') (actual call #2)",
-            "E       Scores: score 0.* (required: 0.90); tool F1 0.500, argument F1 0.*",
+            "E       Scores: score 0.* (required: 0.9); tool F1 0.5000, argument F1 0.*",
             "E       Hint: The agent never called 'get_time'; *",
         ]
     )
@@ -101,7 +101,7 @@ def test_fixtures(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--toolscore-gold-dir=golds")
     result.assert_outcomes(passed=3, failed=1)
     result.stdout.fnmatch_lines(
-        ["E       AssertionError: Argument F1 score is 0.000, below the minimum 0.500."]
+        ["E       AssertionError: Argument F1 score is 0.0000, below the minimum 0.5."]
     )
 
 

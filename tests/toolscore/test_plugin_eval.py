@@ -102,12 +102,11 @@ def test_assertions_match_toolscore(pytester: pytest.Pytester) -> None:
     result.assert_outcomes(passed=2, failed=3)
     result.stdout.fnmatch_lines(
         [
-            "E       AssertionError: Invocation accuracy is 0.250, below the minimum 0.900.",
+            "E       AssertionError: Invocation accuracy is 0.2500, below the minimum 0.9.",
             "E       Tool calls scored *",
-            "E       AssertionError: Metrics below 0.900: invocation_accuracy 0.250, "
-            "sequence_accuracy 0.500, argument_f1 0.667.",
-            "E       AssertionError: Redundant call rate is 0.333, which exceeds the maximum "
-            "0.100.",
+            "E       AssertionError: Metrics below 0.9: invocation_accuracy 0.2500, "
+            "sequence_accuracy 0.5000, argument_f1 0.6667.",
+            "E       AssertionError: Redundant call rate is 0.3333, which exceeds the maximum 0.1.",
         ],
         consecutive=False,
     )

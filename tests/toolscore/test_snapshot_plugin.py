@@ -81,7 +81,7 @@ def test_the_whole_workflow(
     result.stdout.fnmatch_lines(
         [
             f"E       toolscore.ToolScoreAssertionError: Tool calls drifted from the approved "
-            f"snapshot '{NODE}': score 0.90 (grade A), below the required 1.00.",
+            f"snapshot '{NODE}': score 0.9000 (grade A), below the required 1.0.",
             "E       Changes (- approved, + this run):",
             "E       --- approved  .toolscore/snapshots/test_agent.py__test_booking-*.json",
             "E       +++ this run",
@@ -99,7 +99,7 @@ def test_the_whole_workflow(
     capsys.readouterr()
     assert main(["snapshots", "list"]) == 0
     listed = [line.split() for line in capsys.readouterr().out.splitlines()]
-    assert listed[1][:2] == ["changed", "2"] and listed[1][-1] == NODE
+    assert listed[1][0] == NODE and listed[1][1:3] == ["changed", "2"]
 
     # 5. update: re-record and approve in one go
     monkeypatch.setenv("DAY", "02")

@@ -248,3 +248,26 @@ def test_a_slow_judge_times_out_as_an_error(
     fake_llm.script(*(hang(1.0) for _ in range(6)), kind="equivalence")
     with pytest.raises(JudgeUnavailableError, match=r"did not answer within 0\.2 s"):
         calculate_semantic_correctness(GOLD[:1], TRACE[:1], judge=True)
+
+
+def test_a_judge_is_named_by_the_api_it_speaks(
+    fake_llm: FakeLLM, session: Callable[..., ScoreSession]
+) -> None:
+    # One rule for both packages: a server reached with the OpenAI API is the `openai` judge,
+    # whether Toolscore's spelling `openai_compatible` or texts' `openai` + base URL chose it.
+    from toolscore.metrics.llm_judge import resolve_judge
+
+    session(base_url=fake_llm.base_url, api_key=FAKE_KEY, model="fake-model")
+    texts_side = resolve_judge(True)
+    tools_side = resolve_judge(
+        JudgeConfig(model="fake-model", provider="openai_compatible", base_url=fake_llm.base_url,
+                    api_key=FAKE_KEY)
+    )  # fmt: skip
+    assert texts_side.name == tools_side.name == "openai"
+    # ... and every output names it so: the CLI's "Judge: openai (llm)" line reads this field.
+    result = calculate_semantic_correctness(
+        GOLD[:1], TRACE[:1],
+        judge=JudgeConfig(model="fake-model", provider="openai_compatible",
+                          base_url=fake_llm.base_url, api_key=FAKE_KEY),
+    )  # fmt: skip
+    assert (result["judge"], result["method"]) == ("openai", "llm")

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from scorekit._rounding import format_bound, format_score
+from scorekit._text_table import terminal_width
 from scorekit.batch._errors import DatasetError, JudgeOutageError
 from scorekit.batch._summary import DatasetSummary
 
@@ -189,9 +191,11 @@ def run_dataset_command(
         return _fail(prog, err, EXIT_BAD_INPUT, f"{name}{exc.strerror or exc}")
     doc = summary.to_dict()
     if args.json:
-        out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        from scorekit.report._dataset_report import dataset_json
+
+        out.write(json.dumps(dataset_json(doc), indent=2, ensure_ascii=False) + "\n")
     else:
-        out.write(summary.render() + "\n")
+        out.write(summary.render(terminal_width(out)) + "\n")
     if args.report:
         from scorekit.report import ReportError, write_dataset_report
 
@@ -207,10 +211,17 @@ def run_dataset_command(
         mean = summary.mean
         main = summary.main_score
         if mean is None or mean < args.min_mean:
-            shown = "no row was scored" if mean is None else f"mean {main} {mean:.3f}"
+            shown = (
+                "no row was scored"
+                if mean is None
+                else f"mean {main} {format_score(mean, args.min_mean)}"
+            )
             if not args.json:
-                out.write(f"FAIL: {shown} < min {args.min_mean:.2f}\n")
+                out.write(f"FAIL: {shown} < min {format_bound(args.min_mean)}\n")
             return EXIT_BELOW
         if not args.json:
-            out.write(f"PASS: mean {main} {mean:.3f} >= min {args.min_mean:.2f}\n")
+            out.write(
+                f"PASS: mean {main} {format_score(mean, args.min_mean)} >= min"
+                f" {format_bound(args.min_mean)}\n"
+            )
     return EXIT_OK

@@ -119,11 +119,11 @@ class DatasetSummary:
             "stopped": self.stopped,
         }
 
-    def render(self) -> str:
-        """The summary as plain text for a terminal or a CI log."""
+    def render(self, width: int | None = None) -> str:
+        """The summary as plain text for a terminal of ``width`` columns, or (None) a CI log."""
         from scorekit.report import render_dataset_text
 
-        return render_dataset_text(self.to_dict())
+        return render_dataset_text(self.to_dict(), width)
 
     def __str__(self) -> str:
         return self.render()

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from scorekit.judges._backend import Backend
 from scorekit.judges._errors import JudgeConfigError
-from scorekit.judges._settings import JudgeSettings
+from scorekit.judges._settings import JudgeSettings, setting_with_env, unknown_provider
 
 
 def load_custom_backend(spec: str, label: str = "--llm-provider") -> Backend:
@@ -22,9 +22,7 @@ def load_custom_backend(spec: str, label: str = "--llm-provider") -> Backend:
     """
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
-        raise JudgeConfigError(
-            f"{label} {spec!r} is not local, openai, azure or package.module:attr"
-        )
+        raise JudgeConfigError(unknown_provider(label, spec))
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
@@ -62,7 +60,14 @@ def build_backend(settings: JudgeSettings) -> Backend:
     if provider == "local":
         from scorekit.local import LocalBackend
 
-        return cast(Backend, LocalBackend(model_path=settings.local_model))
+        # Messages name the model setting as the user gives it: where their path came from,
+        # or how to give one.
+        setting = (
+            settings.given_as("local_model")
+            if settings.local_model
+            else setting_with_env("local_model", settings.surface)
+        )
+        return cast(Backend, LocalBackend(model_path=settings.local_model, setting=setting))
     if provider in ("openai", "azure"):
         from scorekit.judges._openai import build_openai_backend
 

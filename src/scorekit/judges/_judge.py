@@ -34,6 +34,7 @@ from scorekit.judges._errors import (
 from scorekit.judges._keys import reply_key
 from scorekit.judges._limiter import limiter
 from scorekit.judges._parse import validate_answers, validate_questions
+from scorekit.judges._settings import setting_value, setting_with_env
 from scorekit.judges._stats import JudgeStats
 
 MAXIMAL_RETRY_ON_ERROR = 5
@@ -109,6 +110,8 @@ class Judge:
         max_retries: retries per call on transient failures.
         sleep: the coroutine that waits between tries (tests inject one that records the
             delays instead of sleeping).
+        surface: where the settings are given (``pytest``, ``cli``, ``python``), so that a
+            message names them as the user writes them (``--llm-cache=on``, ``--cache on``).
 
     Example:
         >>> from scorekit.judges._runner import run_sync
@@ -138,6 +141,7 @@ class Judge:
         stats: JudgeStats | None = None,
         max_retries: int = MAXIMAL_RETRY_ON_ERROR,
         sleep: Callable[[float], Awaitable[None]] | None = None,
+        surface: str = "pytest",
     ) -> None:
         self.backend = backend
         self.name = backend_name(backend)
@@ -149,6 +153,7 @@ class Judge:
         self.max_retries = max_retries
         self.deterministic = bool(getattr(backend, "deterministic", False))
         self._sleep = sleep or asyncio.sleep
+        self.surface = surface
         self._memo: OrderedDict[tuple[Any, ...], asyncio.Future[Any]] = OrderedDict()
         self._in_flight: OrderedDict[str, asyncio.Future[Any]] = OrderedDict()
 
@@ -258,13 +263,14 @@ class Judge:
                     "no cached"
                     if self.cache is not None
                     # Outside pytest the cache needs a folder; say so rather than "no entry".
-                    else "there is no judge reply cache (set --llm-cache-dir or"
-                    " SCOREKIT_CACHE_DIR outside pytest), so no cached"
+                    else "there is no judge reply cache (set"
+                    f" {setting_with_env('cache_dir', self.surface)}), so no cached"
                 )
                 raise CacheMissError(
-                    f"--llm-cache=replay: {where} {kind} reply of the {self.name} judge for"
-                    f" text {shorten(text, 60)!r} (run {'/'.join(map(str, run))}, key"
-                    f" {key[:12]}); run once with --llm-cache=on to record it"
+                    f"{setting_value('cache', 'replay', self.surface)}: {where} {kind} reply of"
+                    f" the {self.name} judge for text {shorten(text, 60)!r} (run"
+                    f" {'/'.join(map(str, run))}, key {key[:12]}); run once with"
+                    f" {setting_value('cache', 'on', self.surface)} to record it"
                 )
         value = await self._with_retries(kind, text, questions, retry)
         if key is not None and self.cache is not None:
@@ -413,9 +419,10 @@ class Judge:
         missing = [text for text in unique if text not in found]
         if missing and self.cache_mode == "replay":
             raise CacheMissError(
-                f"--llm-cache=replay: no cached equivalence verdict of the {self.name} judge for"
-                f" {shorten(missing[0], 80)} ({len(missing)} missing); run once with"
-                " --llm-cache=on to record it"
+                f"{setting_value('cache', 'replay', self.surface)}: no cached equivalence"
+                f" verdict of the {self.name} judge for {shorten(missing[0], 80)}"
+                f" ({len(missing)} missing); run once with"
+                f" {setting_value('cache', 'on', self.surface)} to record it"
             )
         batches = [missing[i : i + batch_size] for i in range(0, len(missing), batch_size)]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -95,6 +96,16 @@ OPTIONS: tuple[Option, ...] = (
 OPTIONS_BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
 
 
+#: The built-in judges; any other provider names a custom backend as ``package.module:attr``.
+BUILTIN_PROVIDERS = ("local", "openai", "azure")
+_IMPORT_SPEC = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
+
+
+def unknown_provider(label: str, provider: str) -> str:
+    """The message for a provider that is neither built in nor ``package.module:attr``."""
+    return f"{label} {provider!r} is not local, openai, azure or package.module:attr."
+
+
 #: The environment variable that holds the key of each provider.
 _KEY_ENV_BY_PROVIDER = {"azure": "AZURE_OPENAI_API_KEY", "openai": "OPENAI_API_KEY"}
 
@@ -131,6 +142,34 @@ def setting_label(name: str, surface: str = "pytest", source: str | None = None)
         return "--" + short.replace("_", "-")
     flag = "--llm-" + short.replace("_", "-")
     return flag if source == "cli" else f"{flag} (ini llm_{short})"
+
+
+def setting_value(name: str, value: str, surface: str = "pytest") -> str:
+    """How a user gives the setting ``name`` the value ``value`` on ``surface``, for a hint.
+
+    Example:
+        >>> setting_value("cache", "off"), setting_value("cache", "off", "cli")
+        ('--llm-cache=off', '--cache off')
+        >>> setting_value("llm_cache", "replay", "python")
+        "configure(cache='replay')"
+    """
+    short = name.removeprefix("llm_")
+    if surface == "python":
+        return f"configure({short}={value!r})"
+    if surface == "cli":
+        return f"--{short.replace('_', '-')} {value}"
+    return f"--llm-{short.replace('_', '-')}={value}"
+
+
+def setting_with_env(name: str, surface: str = "pytest") -> str:
+    """Every way to give ``name`` on ``surface``, its environment variables included.
+
+    Example:
+        >>> setting_with_env("cache_dir", "cli")
+        '--cache-dir or SCOREKIT_CACHE_DIR'
+    """
+    option = OPTIONS_BY_NAME["llm_" + name.removeprefix("llm_")]
+    return " or ".join([setting_label(name, surface), *option.env])
 
 
 def _convert(opt: Option, raw: Any, label: str) -> Any:
@@ -204,8 +243,14 @@ class JudgeSettings:
 
     def given_as(self, name: str) -> str:
         """Where the value of ``name`` was given (``--llm-provider``, ``ini llm_provider``,
-        ``--provider``, ``configure(provider=...)``), for a message about that value."""
-        return setting_label(name, self.surface, self.sources.get(name.removeprefix("llm_")))
+        ``--provider``, ``configure(provider=...)``, ``SCOREKIT_LOCAL_MODEL (environment)``),
+        for a message about that value."""
+        short = name.removeprefix("llm_")
+        source = self.sources.get(short)
+        if source == "env":
+            variables = OPTIONS_BY_NAME[f"llm_{short}"].env
+            return f"{' or '.join(variables)} (environment)" if variables else short
+        return setting_label(name, self.surface, source)
 
     @property
     def resolved_provider(self) -> str:
@@ -284,6 +329,11 @@ def resolve_settings(
             chosen = opt.default
         values[opt.name.removeprefix("llm_")] = chosen
         sources[opt.name.removeprefix("llm_")] = source
+    provider = values["provider"]
+    if provider not in (None, *BUILTIN_PROVIDERS) and not _IMPORT_SPEC.fullmatch(provider):
+        # A typo must stop the run at once, not pass every test that never scores a text.
+        label = setting_label("provider", surface, sources["provider"])
+        raise SettingsError(unknown_provider(label, provider))
     if sources["api_key"] in ("env", "default"):
         # A key from the environment belongs to one provider: never send the Azure key to an
         # OpenAI-compatible server (or the reverse) just because it is the one that is set.

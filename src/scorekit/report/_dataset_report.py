@@ -12,13 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scorekit._rounding import format_bound, format_score, round_score, rounded_scores
 from scorekit._shorten import shorten
+from scorekit._text_table import fit_columns
 from scorekit.report._html_report import _card, _e, page_html
 from scorekit.report._totals import judge_totals
 
 __all__ = [
     "SCORE_COLUMNS",
     "count_with_share",
+    "dataset_json",
     "render_dataset_html",
     "render_dataset_markdown",
     "render_dataset_text",
@@ -38,8 +41,37 @@ SCORE_COLUMNS = (
 )
 
 
+_STAT_KEYS = frozenset(("mean", "std", "min", "max")) | {k for k, _ in SCORE_COLUMNS}
+
+
+def dataset_json(doc: Mapping[str, Any]) -> dict[str, Any]:
+    """The summary as a JSON report shows it: its scores (``mean``, each score's statistics,
+    the lowest rows' scores) rounded as every output rounds them (``scorekit._rounding``).
+
+    Example:
+        >>> doc = dataset_json({"mean": 2 / 3, "scores": {"score": {"count": 3, "p50": 0.12346}},
+        ...     "lowest": [{"row": 0, "id": "a", "score": 0.123456}]})
+        >>> doc["mean"], doc["scores"], doc["lowest"][0]["score"]
+        (0.6667, {'score': {'count': 3, 'p50': 0.1235}}, 0.1235)
+    """
+    out = dict(doc)
+    if isinstance(out.get("mean"), (int, float)):
+        out["mean"] = round_score(out["mean"])
+    if out.get("scores"):
+        out["scores"] = {
+            name: {
+                k: round_score(v) if k in _STAT_KEYS and isinstance(v, (int, float)) else v
+                for k, v in stats.items()
+            }
+            for name, stats in out["scores"].items()
+        }
+    if out.get("lowest"):
+        out["lowest"] = rounded_scores(out["lowest"])
+    return out
+
+
 def _num(value: Any) -> str:
-    return "-" if value is None else f"{value:.3f}"
+    return "-" if value is None else format_score(value)
 
 
 def count_with_share(count: int, total: int) -> str:
@@ -88,18 +120,8 @@ def _judge_line(doc: Mapping[str, Any]) -> str | None:
 # -- text ---------------------------------------------------------------------------------------
 
 
-def _aligned(table: list[list[str]]) -> list[str]:
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    lines = []
-    for row in table:
-        cells = [row[0].ljust(widths[0])]
-        cells += [c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
-        lines.append("  ".join(cells).rstrip())
-    return lines
-
-
-def render_dataset_text(doc: Mapping[str, Any]) -> str:
-    """The summary as plain text for a terminal or a CI log.
+def render_dataset_text(doc: Mapping[str, Any], width: int | None = None) -> str:
+    """The summary as plain text for a terminal (``width``: its width) or a CI log (None).
 
     Example:
         >>> print(render_dataset_text({"source": "d.jsonl", "rows": 0, "scored": 0,
@@ -113,7 +135,9 @@ def render_dataset_text(doc: Mapping[str, Any]) -> str:
         lines.append(f"  results: {doc['output']}")
     if doc.get("scores"):
         lines.append("")
-        lines.extend(_aligned(_score_table(doc["scores"])))
+        table = _score_table(doc["scores"])
+        fitted = fit_columns(table, width, right=range(1, len(table[0])))
+        lines.extend(line for row in fitted for line in row)
     scored = int(doc["scored"])
     for name, by_value in (doc.get("categories") or {}).items():
         lines.append(
@@ -132,7 +156,7 @@ def render_dataset_text(doc: Mapping[str, Any]) -> str:
             key = f" (id {ex['id']})" if ex.get("id") is not None else ""
             lines.append(f"  row {ex['row']}{key} {ex['kind']}: {shorten(str(ex['error']), 160)}")
     if doc.get("lowest"):
-        parts = [f"{_row_name(r)} {r['score']:.3f}" for r in doc["lowest"][:5]]
+        parts = [f"{_row_name(r)} {format_score(r['score'])}" for r in doc["lowest"][:5]]
         lines.append(f"lowest {doc.get('main_score', 'score')}: " + " · ".join(parts))
     judge = _judge_line(doc)
     if judge:
@@ -183,7 +207,7 @@ def render_dataset_markdown(doc: Mapping[str, Any]) -> str:
         ]
         out += _md_table(["row", "id", "kind", "error"], examples)
     if doc.get("lowest"):
-        rows = [[_row_name(r), r["row"], f"{r['score']:.3f}"] for r in doc["lowest"]]
+        rows = [[_row_name(r), r["row"], format_score(r["score"])] for r in doc["lowest"]]
         out += [
             f"## Lowest {doc.get('main_score', 'score')}",
             "",
@@ -237,7 +261,7 @@ def histogram_svg(name: str, stats: Mapping[str, Any]) -> str:
         parts.append(
             f'<rect class="bar" x="{x + 1:.1f}" y="{110 - height:.1f}" width="{width - 2:.1f}"'
             f' height="{max(height, 0.0):.1f}" fill="#0969da" fill-opacity="0.75">'
-            f"<title>{low:.2f} to {high:.2f}: {count:,} rows</title></rect>"
+            f"<title>{format_bound(low)} to {format_bound(high)}: {count:,} rows</title></rect>"
         )
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         x = _PLOT_LEFT + _PLOT_WIDTH * tick
@@ -254,7 +278,7 @@ def histogram_svg(name: str, stats: Mapping[str, Any]) -> str:
         parts.append(
             f'<line class="{what}" x1="{x:.1f}" y1="6" x2="{x:.1f}" y2="110" stroke="{colour}"'
             f' stroke-width="2" stroke-dasharray="{"4 3" if what == "median" else "none"}">'
-            f"<title>{what} {float(value):.3f}</title></line>"
+            f"<title>{what} {format_score(float(value))}</title></line>"
         )
     parts.append(
         f'<text x="{_PLOT_LEFT + _PLOT_WIDTH}" y="146" font-size="12" text-anchor="end"'
@@ -388,7 +412,7 @@ def render_dataset_html(doc: Mapping[str, Any]) -> str:
             f"{_html_table(['row', 'id', 'kind', 'error'], examples, numeric=99)}</section>"
         )
     if doc.get("lowest"):
-        rows = [[_row_name(r), r["row"], f"{r['score']:.3f}"] for r in doc["lowest"]]
+        rows = [[_row_name(r), r["row"], format_score(r["score"])] for r in doc["lowest"]]
         sections.append(
             f'<section id="lowest"><h2>Lowest {_e(main)}</h2>'
             f"{_html_table(['id', 'row', main], rows)}</section>"

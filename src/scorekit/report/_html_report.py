@@ -112,13 +112,13 @@ def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def _num(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
-
-
 def _score(value: float | None) -> str:
-    # A text score: the one rounding rule of every output (scorekit._rounding).
+    # The one rounding rule of every output (scorekit._rounding).
     return "–" if value is None else format_score(value)
+
+
+def _bound(value: float | None) -> str:
+    return "–" if value is None else format_bound(value)
 
 
 def _x(value: float) -> float:
@@ -258,8 +258,8 @@ def _tool_article(row: ToolScoreRow, index: int) -> str:
     facts = _facts(
         [
             ("function", f"<code>{_e(row.function)}</code>"),
-            ("score", _e(_num(row.score))),
-            ("minimum", _e(_num(row.threshold, 2))),
+            ("score", _e(_score(row.score))),
+            ("minimum", _e(_bound(row.threshold))),
             ("missing calls", _e(", ".join(row.missing) or "none")),
             ("extra calls", _e(", ".join(row.extra) or "none")),
         ]
@@ -273,7 +273,7 @@ def _tool_article(row: ToolScoreRow, index: int) -> str:
     table = ""
     if metrics:
         trs = "".join(
-            f'<tr><td>{_e(k)}</td><td class="num">{float(v):.3f}</td></tr>' for k, v in metrics
+            f'<tr><td>{_e(k)}</td><td class="num">{_score(float(v))}</td></tr>' for k, v in metrics
         )
         table = f"<details><summary>Metrics</summary><table>{trs}</table></details>"
     body = facts + _findings(row) + table + _pairs(row)

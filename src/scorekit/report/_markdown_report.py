@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorekit._rounding import format_score
+from scorekit._rounding import format_bound, format_score
 from scorekit.report._document import created_stamp
 from scorekit.report._rows import Row, ToolScoreRow
 from scorekit.report._totals import (
@@ -29,13 +29,13 @@ def _cell(value: object) -> str:
     return text
 
 
-def _num(value: float | None, digits: int = 3) -> str:
-    return "–" if value is None else f"{value:.{digits}f}"
-
-
 def _score(value: float | None) -> str:
-    # A text score: the one rounding rule of every output (scorekit._rounding).
+    # The one rounding rule of every output (scorekit._rounding).
     return "–" if value is None else format_score(value)
+
+
+def _bound(value: float | None) -> str:
+    return "–" if value is None else format_bound(value)
 
 
 def _finding_lines(row: ToolScoreRow) -> list[str]:
@@ -84,7 +84,7 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
 
     Example:
         >>> md = render_markdown([ToolScoreRow("t::a", "assert_tools", 1.0, 0.9, "passed")], None)
-        >>> "| t::a | assert_tools | 1.000 | 0.90 | passed |" in md
+        >>> "| t::a | assert_tools | 1.0000 | 0.9 | passed |" in md
         True
     """
     texts, tools = split_rows(rows)
@@ -123,8 +123,8 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
         ]
         for t in tools:
             out.append(
-                f"| {_cell(t.test_id or '-')} | {_cell(t.function)} | {_num(t.score)} | "
-                f"{_num(t.threshold, 2)} | {t.outcome} | {_cell(', '.join(t.missing) or '-')} | "
+                f"| {_cell(t.test_id or '-')} | {_cell(t.function)} | {_score(t.score)} | "
+                f"{_bound(t.threshold)} | {t.outcome} | {_cell(', '.join(t.missing) or '-')} | "
                 f"{_cell(', '.join(t.extra) or '-')} |"
             )
         out.append("")

@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from scorekit._rounding import format_score
-from scorekit._text_table import align_columns
+from scorekit._rounding import format_bound, format_score
+from scorekit._text_table import fit_columns
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 from scorekit.report._totals import (
     bounds_label,
@@ -40,29 +40,16 @@ class Section:
     lines: list[str] = field(default_factory=list)
 
 
-def _fmt(value: float | None, digits: int = 3) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
 def _clip(text: str, width: int) -> str:
     text = " ".join(str(text).split())
     return text if len(text) <= width else text[: max(width - 3, 1)] + "..."
 
 
 def _table(header: Sequence[str], rows: list[list[str]], width: int | None) -> list[list[str]]:
-    """The header's lines, then each row's lines.
-
-    One line per row when it fits ``width`` (``None``: off a terminal, where nothing wraps, so
-    it always does). On a terminal too narrow for the widest row, each row takes two lines, the
-    whole test id on the first and the other cells, aligned, on the second: a test id is never
-    cut, its end (the test's name) least of all.
-    """
-    cells = [list(header), *rows]
-    lines = align_columns(cells)
-    if width is None or max(len(line) for line in lines) <= width:
-        return [[line] for line in lines]
-    rest = ["  " + line for line in align_columns([r[1:] for r in cells])]
-    return [[c[0], r] for c, r in zip(cells, rest, strict=True)]
+    """The header's lines, then each row's lines (:func:`~scorekit._text_table.fit_columns`:
+    on a terminal too narrow for a row, the whole test id on one line, the rest on the next;
+    a test id is never cut, its end, the test's name, least of all)."""
+    return fit_columns([list(header), *rows], width)
 
 
 def _text_score(row: TextScoreRow) -> str:
@@ -152,8 +139,8 @@ def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int | None) -> 
         table_rows.append(
             [
                 row.test_id or "-",
-                _fmt(row.score),
-                _fmt(row.threshold, 2),
+                format_score(row.score, row.threshold),
+                "-" if row.threshold is None else format_bound(row.threshold),
                 row.outcome.upper(),
                 _clip(",".join(row.missing) or "-", 24),
                 _clip(",".join(row.extra) or "-", 24),
@@ -167,12 +154,12 @@ def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int | None) -> 
 
 def _tool_details(row: ToolScoreRow) -> list[str]:
     values = [(k, row.metrics.get(k)) for k in _METRICS_SHOWN]
-    shown = [f"{k} {v:.3f}" for k, v in values if isinstance(v, (int, float))]
+    shown = [f"{k} {format_score(v)}" for k, v in values if isinstance(v, (int, float))]
     return ["    " + ", ".join([row.function, *shown])]
 
 
 def _mean_score(rows: Sequence[ToolScoreRow]) -> str:
-    return f"mean score {sum(r.score for r in rows) / len(rows):.3f}" if rows else ""
+    return f"mean score {format_score(sum(r.score for r in rows) / len(rows))}" if rows else ""
 
 
 def summary_sections(

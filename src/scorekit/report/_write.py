@@ -9,7 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from scorekit.report._csv_report import render_csv
-from scorekit.report._dataset_report import render_dataset_html, render_dataset_markdown
+from scorekit.report._dataset_report import (
+    dataset_json,
+    render_dataset_html,
+    render_dataset_markdown,
+)
 from scorekit.report._document import finite, report_document
 from scorekit.report._html_report import render_html
 from scorekit.report._markdown_report import render_markdown
@@ -198,7 +202,7 @@ def write_dataset_report(
     if key == "markdown":
         key = "md"
     if key == "json":
-        text = json.dumps(finite(doc), indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(finite(dataset_json(doc)), indent=2, ensure_ascii=False) + "\n"
     elif key == "html":
         text = render_dataset_html(doc)
     elif key == "md":

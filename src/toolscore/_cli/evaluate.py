@@ -12,6 +12,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from scorekit._rounding import format_bound, format_score
+from scorekit._text_table import fitted_lines
 from toolscore._cli.common import (
     EXIT_BELOW,
     EXIT_OK,
@@ -271,7 +273,7 @@ def _judge_lines(result: EvaluationResult) -> list[str]:
     lines = [
         f"Judge: {semantic['judge']} ({semantic['method']}) judged {len(judged)} argument(s)"
         f" exact matching rejected, {semantic['equivalent_arguments']} equivalent; semantic"
-        f" score {semantic['semantic_score']:.3f}."
+        f" score {format_score(semantic['semantic_score'])}."
     ]
     if semantic.get("note"):
         lines.append(semantic["note"])
@@ -302,7 +304,7 @@ def _write_report(rows: list[ToolScoreRow], path: str, fmt: str, out: TextIO) ->
 
 
 def _scores_line(result: EvaluationResult) -> str:
-    return "  ".join(f"{label} {getattr(result, name):.3f}" for name, label in _COLUMNS)
+    return "  ".join(f"{label} {format_score(getattr(result, name))}" for name, label in _COLUMNS)
 
 
 def _violations(result: EvaluationResult) -> int:
@@ -347,7 +349,7 @@ def _check_lines(result: EvaluationResult) -> list[str]:
 def _metric_lines(result: EvaluationResult) -> list[str]:
     from toolscore.baseline import metric_values
 
-    return ["Metrics:"] + [f"  {k}: {v:.3f}" for k, v in metric_values(result).items()]
+    return ["Metrics:"] + [f"  {k}: {format_score(v)}" for k, v in metric_values(result).items()]
 
 
 def _extra_reports(args: argparse.Namespace) -> list[tuple[str, str | None]]:
@@ -385,8 +387,8 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     verdict = "PASS" if passed else "FAIL"
     op = ">=" if passed else "<"
     out.write(
-        f"{verdict}: {args.trace}: score {result.score:.3f} (grade {result.grade}) "
-        f"{op} min {args.min_score:.2f}\n"
+        f"{verdict}: {args.trace}: score {format_score(result.score, args.min_score)}"
+        f" (grade {result.grade}) {op} min {format_bound(args.min_score)}\n"
     )
     reports = [(args.output, fmt)] if fmt else []
     reports += [(path, kind) for kind, path in _extra_reports(args) if path]
@@ -430,22 +432,22 @@ def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
     table = [header]
     for rank, (name, _, r) in enumerate(ranked, 1):
         table.append(
-            [str(rank), name, f"{r.score:.3f}", r.grade]
-            + [f"{getattr(r, attr):.3f}" for attr, _ in _COLUMNS]
+            [str(rank), name, format_score(r.score, args.min_score), r.grade]
+            + [format_score(getattr(r, attr)) for attr, _ in _COLUMNS]
             + [str(len(r.missing_calls)), str(len(r.extra_calls))]
         )
-    from scorekit._text_table import align_columns
-
-    out.write("".join(line + "\n" for line in align_columns(table)))
+    out.write(fitted_lines(table, out, lead=2))
     if args.verbose:
         for name, _, r in ranked:
             out.write(f"\n{name}:\n{render_result(r, min_score=args.min_score).rstrip()}\n")
     below = [n for n, _, r in ranked if args.min_score is not None and r.score < args.min_score]
     if args.min_score is not None:
         if below:
-            out.write(f"FAIL: {len(below)} of {len(ranked)} below min {args.min_score:.2f}\n")
+            out.write(
+                f"FAIL: {len(below)} of {len(ranked)} below min {format_bound(args.min_score)}\n"
+            )
         else:
-            out.write(f"PASS: all {len(ranked)} traces >= min {args.min_score:.2f}\n")
+            out.write(f"PASS: all {len(ranked)} traces >= min {format_bound(args.min_score)}\n")
     if comparison_json:
         from toolscore.comparison import compare_models, save_comparison_report
 

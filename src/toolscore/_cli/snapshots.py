@@ -199,9 +199,10 @@ def _status(store: SnapshotStore, snapshot: Snapshot) -> str:
 
 
 def _table(rows: list[list[str]], right: set[int], out: TextIO) -> None:
-    from scorekit._text_table import align_columns
+    from scorekit._text_table import fitted_lines
 
-    out.write("".join(line + "\n" for line in align_columns(rows, right)))
+    # The name first: on a narrow terminal it gets a line of its own, never cut.
+    out.write(fitted_lines(rows, out, right))
 
 
 def _approve(args: argparse.Namespace, out: TextIO) -> int:
@@ -244,12 +245,12 @@ def _list(args: argparse.Namespace, out: TextIO) -> int:
         what = "pending snapshots" if args.pending else "snapshots"
         out.write(f"No {what} in {store.root}.\n")
         return EXIT_OK
-    rows = [["status", "calls", "updated", "source", "name"]]
+    rows = [["name", "status", "calls", "updated", "source"]]
     for status, s in statuses:
         rows.append(
-            [status, str(len(s.calls)), s.updated_at[:19].replace("T", " "), s.source, s.name]
+            [s.name, status, str(len(s.calls)), s.updated_at[:19].replace("T", " "), s.source]
         )
-    _table(rows, {1}, out)
+    _table(rows, {2}, out)
     counts = {
         k: sum(1 for st, _ in statuses if st == k) for k in ("approved", "changed", "pending")
     }

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from scorekit._rounding import format_bound, format_score
+
 if TYPE_CHECKING:
     from toolscore._engine.result import EvaluationResult
 
@@ -27,7 +29,8 @@ def _at_least(
 ) -> None:
     __tracebackhide__ = True
     if value < threshold:
-        _fail(result, msg or f"{label} is {value:.3f}, below the minimum {threshold:.3f}.")
+        shown = format_score(value, threshold)
+        _fail(result, msg or f"{label} is {shown}, below the minimum {format_bound(threshold)}.")
 
 
 class ToolscoreAssertions:
@@ -80,7 +83,8 @@ class ToolscoreAssertions:
             _fail(
                 result,
                 msg
-                or f"Redundant call rate is {rate:.3f}, which exceeds the maximum {max_rate:.3f}.",
+                or f"Redundant call rate is {format_score(rate, max_rate)}, which exceeds the"
+                f" maximum {format_bound(max_rate)}.",
             )
 
     @staticmethod
@@ -112,5 +116,5 @@ class ToolscoreAssertions:
         }
         low = {name: value for name, value in values.items() if value < threshold}
         if low:
-            listed = ", ".join(f"{k} {v:.3f}" for k, v in low.items())
-            _fail(result, msg or f"Metrics below {threshold:.3f}: {listed}.")
+            listed = ", ".join(f"{k} {format_score(v, threshold)}" for k, v in low.items())
+            _fail(result, msg or f"Metrics below {format_bound(threshold)}: {listed}.")

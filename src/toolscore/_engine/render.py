@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from scorekit._rounding import format_bound, format_score
 from toolscore._engine.compare import values_match
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ def format_value(value: Any, limit: int = _MAX_VALUE) -> str:
 
 
 def _ratio(value: float | None) -> str:
-    return "n/a (nothing expected)" if value is None else f"{value:.3f}"
+    return "n/a (nothing expected)" if value is None else format_score(value)
 
 
 def format_call(tool: str, args: dict[str, Any] | None) -> str:
@@ -148,23 +149,26 @@ def render_result(
     """The full failure text for a result (and optional behavioural problems from expect)."""
     lines: list[str] = []
     low = min_score is not None and result.score < min_score
+    # The one rounding rule (scorekit._rounding): a score never reads the same as the bound
+    # it missed, and the bound reads as it was given.
+    score = format_score(result.score, min_score)
+    bound = "" if min_score is None else format_bound(min_score)
     if problems and low:
         lines.append(
-            f"The tool calls broke {len(problems)} expectation(s) and scored {result.score:.2f} "
-            f"(grade {result.grade}), below the required {min_score:.2f}."
+            f"The tool calls broke {len(problems)} expectation(s) and scored {score} "
+            f"(grade {result.grade}), below the required {bound}."
         )
     elif problems:
         lines.append(
             f"The tool calls broke {len(problems)} expectation(s); their score is "
-            f"{result.score:.2f} (grade {result.grade})."
+            f"{score} (grade {result.grade})."
         )
     elif low:
         lines.append(
-            f"Tool calls scored {result.score:.2f} (grade {result.grade}), below the required "
-            f"{min_score:.2f}."
+            f"Tool calls scored {score} (grade {result.grade}), below the required {bound}."
         )
     else:
-        lines.append(f"Tool calls scored {result.score:.2f} (grade {result.grade}).")
+        lines.append(f"Tool calls scored {score} (grade {result.grade}).")
     if problems:
         lines.append("")
         lines.append("Broken expectations:")
@@ -204,11 +208,12 @@ def render_result(
     )
     lines.extend(_unpaired_lines("Extra", "made but not expected", "actual", result.extra_calls))
     lines.append("")
-    threshold = f" (required: {min_score:.2f})" if min_score is not None else ""
+    threshold = f" (required: {bound})" if min_score is not None else ""
     lines.append(
-        f"Scores: score {result.score:.3f}{threshold}; tool F1 {result.tool_f1:.3f}, "
-        f"argument F1 {result.argument_f1:.3f}, sequence {result.sequence_accuracy:.3f}, "
-        f"redundant rate {result.redundant_rate:.3f}, "
+        f"Scores: score {score}{threshold}; tool F1 {format_score(result.tool_f1)}, "
+        f"argument F1 {format_score(result.argument_f1)}, "
+        f"sequence {format_score(result.sequence_accuracy)}, "
+        f"redundant rate {format_score(result.redundant_rate)}, "
         f"required-call recall {_ratio(result.required_call_recall)}."
     )
     perfect = result.score >= 1.0 and not problems

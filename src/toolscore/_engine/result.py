@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from scorekit._rounding import format_score
 from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from toolscore._engine.align import Alignment
 from toolscore._engine.breakdown import metrics_dict
@@ -435,9 +436,9 @@ class EvaluationResult:
     def __repr__(self) -> str:
         ev = self._evaluation()
         return (
-            f"EvaluationResult(score={self.score:.3f}, grade={self.grade!r}, "
-            f"tool_f1={self.tool_f1:.3f}, argument_f1={self.argument_f1:.3f}, "
-            f"sequence_accuracy={self.sequence_accuracy:.3f}, "
+            f"EvaluationResult(score={format_score(self.score)}, grade={self.grade!r}, "
+            f"tool_f1={format_score(self.tool_f1)}, argument_f1={format_score(self.argument_f1)}, "
+            f"sequence_accuracy={format_score(self.sequence_accuracy)}, "
             f"missing={len(ev.alignment.missing)}, extra={len(ev.alignment.extra)})"
         )
 

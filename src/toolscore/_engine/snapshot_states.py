@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from scorekit._rounding import format_bound, format_score
 from toolscore._engine.snapshot_drift import calls_diff, carry_over, encode_calls
 from toolscore._engine.snapshot_files import shown_path
 from toolscore.snapshots import Snapshot, SnapshotStore
@@ -189,8 +190,9 @@ def _drift_message(
         )
     details = render_result(result, min_score=threshold, hint=hint).splitlines()[1:]
     head = (
-        f"Tool calls drifted from the approved snapshot {name!r}: score {result.score:.2f} "
-        f"(grade {result.grade}), below the required {threshold:.2f}."
+        f"Tool calls drifted from the approved snapshot {name!r}: score"
+        f" {format_score(result.score, threshold)} (grade {result.grade}), below the required"
+        f" {format_bound(threshold)}."
     )
     changes = ["", "Changes (- approved, + this run):", *diff] if diff else []
     return "\n".join([head, *changes, *details])

@@ -18,6 +18,9 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
+from scorekit._rounding import format_percent
+from scorekit._text_table import fitted_lines
+
 if TYPE_CHECKING:
     from toolscore.bfcl._score import BFCLScore
 
@@ -148,7 +151,10 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     passed = args.min_accuracy is None or result.accuracy >= args.min_accuracy
     if args.min_accuracy is not None:
         verdict, op = ("PASS", ">=") if passed else ("FAIL", "<")
-        out.write(f"{verdict}: accuracy {result.accuracy:.2%} {op} min {args.min_accuracy:.2%}\n")
+        out.write(
+            f"{verdict}: accuracy {format_percent(result.accuracy)} {op} min"
+            f" {format_percent(args.min_accuracy)}\n"
+        )
     if fmt:
         from scorekit.report import ReportError, write_report
 
@@ -169,18 +175,13 @@ def _print(result: BFCLScore, args: argparse.Namespace, out: TextIO) -> None:
     )
     table = [("category", "correct", "total", "accuracy")]
     for name, (correct, total) in categories.items():
-        table.append((name, str(correct), str(total), f"{correct / total:.2%}"))
+        table.append((name, str(correct), str(total), format_percent(correct / total)))
     table.append(
-        ("overall", str(result.correct), str(len(result.results)), f"{result.accuracy:.2%}")
+        ("overall", str(result.correct), str(len(result.results)), format_percent(result.accuracy))
     )
-    widths = [max(len(row[i]) for row in table) for i in range(4)]
-    for row in table:
-        cells = [row[0].ljust(widths[0])] + [
-            c.rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)
-        ]
-        out.write("  ".join(cells) + "\n")
+    out.write(fitted_lines(table, out, right={1, 2, 3}))
     if len(categories) > 1:
-        out.write(f"mean of the categories: {result.category_mean:.2%}\n")
+        out.write(f"mean of the categories: {format_percent(result.category_mean)}\n")
     for category, ids in result.missing.items():
         out.write(f"note: {len(ids)} question(s) of {category} have no output (not counted)\n")
     failures = result.failures

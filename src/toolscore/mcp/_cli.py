@@ -316,9 +316,11 @@ def _show(card: MCPScorecard, args: argparse.Namespace, out: TextIO) -> None:
     if getattr(args, "json", False):
         out.write(json.dumps(scorecard_to_json(card), indent=2, ensure_ascii=False) + "\n")
         return
-    from rich.console import Console
+    from scorekit._command_output import output_console
 
-    print_scorecard(card, Console(file=out, width=100, highlight=False))
+    # Off a terminal nothing wraps (a CI log keeps each "Fix first" item on one line); on one,
+    # rich fits its width.
+    print_scorecard(card, output_console(out, highlight=False))
 
 
 def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:

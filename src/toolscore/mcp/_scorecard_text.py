@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from scorekit._rounding import format_percent, format_score
+
 if TYPE_CHECKING:
     from toolscore.mcp.scorecard import MCPScorecard
 
@@ -18,12 +20,12 @@ def _summary_lines(card: MCPScorecard) -> list[str]:
     edge = [r for r in card.results if r.scenario.kind == "edge"]
     lines = [
         f"Happy paths: {sum(r.ok for r in happy)}/{len(happy)} passed"
-        f" ({card.happy_pass_rate:.0%}).",
+        f" ({format_percent(card.happy_pass_rate)}).",
         f"Edge cases: {sum(r.ok for r in edge)}/{len(edge)} answered without a crash or hang"
-        f" ({card.edge_resilience_rate:.0%}); "
+        f" ({format_percent(card.edge_resilience_rate)}); "
         f"{sum(r.outcome == 'accepted' for r in edge)} accepted without an error.",
         f"Lint: {card.lint_error_count} error(s), {card.lint_warning_count} warning(s)"
-        f" (score {card.lint_score:.0%}).",
+        f" (score {format_percent(card.lint_score)}).",
         f"Context: about {card.total_tool_tokens} tokens of tool definitions for"
         f" {len(card.tools)} tool(s)"
         + (
@@ -56,29 +58,31 @@ def print_card(card: MCPScorecard, console: Any = None) -> None:
     head.append(f"MCP scorecard: {card.title}\n", style="bold")
     head.append("Grade ")
     head.append(card.grade, style=f"bold {style}")
-    head.append(f"  score {card.score:.2f}  ({card.transport}, protocol {card.protocol_version})")
+    head.append(
+        f"  score {format_score(card.score)}  ({card.transport}, protocol {card.protocol_version})"
+    )
     console.print(Panel(head, expand=False, border_style=style))
-    table = Table(header_style="bold")
-    for column, justify in (
-        ("Tool", "left"),
-        ("Happy", "right"),
-        ("Edge", "right"),
-        ("Avg ms", "right"),
-        ("Tokens", "right"),
-        ("Lint", "right"),
-    ):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    for row in card.tool_summaries():
-        happy = f"{row['happy_passed']}/{row['happy_total']}"
-        ok = row["happy_passed"] == row["happy_total"]
-        table.add_row(
+    cells = [
+        [
             row["name"],
-            Text(happy if not row["skipped"] else "skipped", style="green" if ok else "red"),
+            "skipped" if row["skipped"] else f"{row['happy_passed']}/{row['happy_total']}",
             f"{row['edge_survived']}/{row['edge_total']}",
             f"{row['avg_latency_ms']:.1f}",
             str(row["tokens"]),
             str(row["lint_issues"]),
-        )
+        ]
+        for row in card.tool_summaries()
+    ]
+    table = Table(header_style="bold")
+    # On a terminal too narrow for the table, headers wrap and a tool's name folds onto more
+    # lines; no cell is ever cut (a number keeps its width).
+    table.add_column("Tool", overflow="fold")
+    for i, column in enumerate(("Happy", "Edge", "Avg ms", "Tokens", "Lint"), 1):
+        widest = max((len(c[i]) for c in cells), default=1)
+        table.add_column(column, justify="right", min_width=widest, overflow="fold")
+    for name, happy, *rest in cells:
+        ok = happy.split("/")[0] == happy.split("/")[-1]
+        table.add_row(name, Text(happy, style="green" if ok else "red"), *rest)
     console.print(table)
     for line in _summary_lines(card):
         console.print(line, highlight=False)
@@ -104,7 +108,7 @@ def markdown(card: MCPScorecard) -> str:
     lines = [
         f"# MCP scorecard: {card.title}",
         "",
-        f"**Grade {card.grade}** (score {card.score:.2f}) over {card.transport},"
+        f"**Grade {card.grade}** (score {format_score(card.score)}) over {card.transport},"
         f" protocol {card.protocol_version}.",
         "",
     ]

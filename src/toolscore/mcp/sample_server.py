@@ -130,6 +130,32 @@ def build_server() -> Any:
     )
 
 
+def _serve_http(server: Any, port: int) -> None:
+    """Serve Streamable HTTP on 127.0.0.1:``port`` (0: a free port), saying when it is ready.
+
+    The socket listens before the line is printed, so a client that starts on that line (a
+    script, a CI step, the docs) connects at once, whatever the port.
+    """
+    import socket
+
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(("127.0.0.1", port))
+    except OSError as exc:
+        sock.close()
+        raise SystemExit(
+            f"sample_server: cannot listen on 127.0.0.1:{port}: {exc.strerror}"
+        ) from None
+    sock.listen(128)
+    app = server.streamable_http_app(host="127.0.0.1")
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}/mcp"
+    print(f"notes-sample MCP server ready at {url} (Streamable HTTP; Ctrl-C stops it)", flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+
+
 def main(argv: list[str] | None = None) -> None:
     """Serve over stdio until the client closes the connection, or over Streamable HTTP on
     127.0.0.1 with ``--http PORT`` until stopped."""
@@ -141,10 +167,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     server = build_server()
     if args[:1] == ["--http"] and len(args) == 2:
-        import uvicorn
-
-        app = server.streamable_http_app(host="127.0.0.1")
-        uvicorn.run(app, host="127.0.0.1", port=int(args[1]), log_level="warning")
+        _serve_http(server, int(args[1]))
         return
 
     async def serve() -> None:

@@ -167,6 +167,7 @@ def _judge_for_config(config: JudgeConfig) -> Judge:
             cache_mode=settings.cache,
             stats=session.stats,
             max_retries=config.max_retries,
+            surface=settings.surface,
         )
         known[key] = judge
         return judge

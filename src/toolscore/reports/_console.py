@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from scorekit._rounding import format_percent
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -23,7 +25,7 @@ def _console(console: Console | None) -> Console:
 
 
 def _pct(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
+    return "n/a" if value is None else format_percent(value)
 
 
 def _style(value: float | None, lower_is_better: bool = False) -> str:
@@ -60,7 +62,7 @@ def print_evaluation_summary(
     out.print(Text("Toolscore evaluation", style="bold cyan"))
     out.print(
         Text(
-            f"Score {score:.1%}  grade {result.grade}  {verdict}  "
+            f"Score {format_percent(score)}  grade {result.grade}  {verdict}  "
             f"({len(result.gold_calls)} expected call(s), {len(result.trace_calls)} made)",
             style=f"bold {_style(score)}",
         )
