@@ -87,6 +87,22 @@ def test_a_crash_fails_its_scenario_with_the_stderr_tail_and_the_rest_still_runs
     assert any("fatal" in r.get("stderr_tail", "") for r in report["results"])
 
 
+def test_a_call_that_finds_the_server_gone_marks_the_client_disconnected() -> None:
+    # The SDK's session outlives a dead server; the harness decides from ``connected`` whether
+    # a retry would meet another call's crash, so the crash must show there at once.
+    with MCPStdioClient(server_command("flaky_servers", "crash"), timeout=10) as client:
+        assert client.connected
+        with pytest.raises(MCPServerExitedError):
+            client.call_tool("explode", {"reason": "test"})
+        assert not client.connected
+        with pytest.raises(MCPServerExitedError, match="no longer connected"):
+            client.call_tool("echo", {"text": "hi"})
+        generation = client.generation
+        client.restart()
+        assert client.connected and client.generation == generation + 1
+        assert client.call_tool("echo", {"text": "hi"}).text == "hi"
+
+
 def test_a_server_that_keeps_crashing_is_given_up_on_after_the_restart_budget() -> None:
     with MCPStdioClient(server_command("flaky_servers", "crash"), timeout=10) as client:
         card = score_server(client, concurrency=1, max_restarts=1)
