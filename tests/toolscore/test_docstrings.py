@@ -40,6 +40,7 @@ MODULES = [
     "toolscore._engine.otel",
     "toolscore._engine.result",
     "scorekit.report._csv_report",
+    "scorekit._arg_types",
 ]
 
 
@@ -47,4 +48,5 @@ MODULES = [
 def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     outcome = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert outcome.attempted > 0, f"{name} has no docstring example to run"
     assert outcome.failed == 0

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from scorekit._arg_types import unit_interval
 from scorekit.batch._errors import DatasetError, JudgeOutageError
 from scorekit.batch._summary import DatasetSummary
 
@@ -50,16 +50,6 @@ def _count(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
-
-
-def _unit(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text}")
-    return value
 
 
 def add_dataset_arguments(parser: argparse.ArgumentParser, main_score: str) -> None:
@@ -106,7 +96,7 @@ def add_dataset_arguments(parser: argparse.ArgumentParser, main_score: str) -> N
     )
     run.add_argument(
         "--min-mean",
-        type=_unit,
+        type=unit_interval,
         metavar="X",
         help=f"exit 1 when the mean {main_score} is below X",
     )

@@ -12,12 +12,12 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from scorekit._arg_types import unit_interval
 from toolscore._cli.common import (
     EXIT_BELOW,
     EXIT_OK,
     CommandError,
     add_format_option,
-    unit_interval,
 )
 
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     ev.add_argument("trace", help="recorded calls: provider response, MCP log, OTel spans...")
     ev.add_argument(
         "--min-score",
-        type=unit_interval("--min-score"),
+        type=unit_interval,
         default=0.9,
         help="passing score (default 0.9)",
     )
@@ -162,7 +162,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     cmp.add_argument(
         "--min-score",
-        type=unit_interval("--min-score"),
+        type=unit_interval,
         default=None,
         help="exit 1 if any trace scores below it",
     )
