@@ -25,6 +25,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
+from scorekit._arg_types import whole_number
+
 if TYPE_CHECKING:
     from pytest_texts_score._pipeline import TextsOutcome
 
@@ -100,10 +102,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="sides to score (default: f1, both sides)",
     )
     compare.add_argument(
-        "--question-runs", type=_positive_int, default=1, metavar="N", help="question sets"
+        "--question-runs", type=whole_number(1), default=1, metavar="N", help="question sets"
     )
     compare.add_argument(
-        "--answer-runs", type=_positive_int, default=1, metavar="N", help="answers per set"
+        "--answer-runs", type=whole_number(1), default=1, metavar="N", help="answers per set"
     )
     add_judge_arguments(
         compare,
@@ -154,16 +156,6 @@ def _report_format(args: argparse.Namespace) -> str | None:
     raise BadInput(
         f"-o {args.output}: say the format with --report json|html|md (the suffix does not)"
     )
-
-
-def _positive_int(raw: str) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {raw!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {raw!r}")
-    return value
 
 
 @dataclass(frozen=True)

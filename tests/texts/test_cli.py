@@ -102,8 +102,11 @@ def test_given_from_stdin_and_literals(files: tuple[str, str]) -> None:
         (["compare", "--no-such-option"], "unrecognized arguments: --no-such-option"),
         (["compare", "--expected-text", "a", "--given-text", "b", "--timeout", "soon"],
          "--timeout must be a number, got 'soon'."),
+        (["compare", "--expected-text", "a", "--given-text", "b", "--question-runs", "0"],
+         "argument --question-runs: expected a whole number >= 1, got 0"),
     ],
-    ids=["missing-file", "empty-text", "one-text", "two-stdin", "unknown-option", "bad-setting"],
+    ids=["missing-file", "empty-text", "one-text", "two-stdin", "unknown-option", "bad-setting",
+         "zero-runs"],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_exit_2(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]

@@ -145,7 +145,10 @@ def test_cli_generate_then_eval(
         (["--from-openai", "missing.json"], "missing.json: no such file"),
         (["--from-openai", "bad.json"], "bad.json: not valid JSON"),
         (["--from-openai", "noname.json"], "noname.json: definition [0] needs a 'name'"),
-        (["--from-openai", "bad.json", "-n", "0"], "--count must be at least 1, got 0"),
+        (
+            ["--from-openai", "bad.json", "-n", "0"],
+            "argument --count/-n: expected a whole number >= 1, got 0",
+        ),
     ],
 )
 def test_cli_generate_bad_input(

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from scorekit._arg_types import unit_interval
+from scorekit._arg_types import unit_interval, whole_number
 from scorekit.batch._errors import DatasetError, JudgeOutageError
 from scorekit.batch._summary import DatasetSummary
 
@@ -37,19 +37,6 @@ EXIT_BAD_INPUT = 2
 EXIT_JUDGE_FAILED = 3
 EXIT_INTERRUPTED = 130
 REPORT_FORMATS = ("html", "json", "md")
-
-
-def _count(minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text}")
-        return value
-
-    return parse
 
 
 def add_dataset_arguments(parser: argparse.ArgumentParser, main_score: str) -> None:
@@ -75,8 +62,8 @@ def add_dataset_arguments(parser: argparse.ArgumentParser, main_score: str) -> N
         help="local: worker processes on this machine (default); ray: Ray Data (needs"
         " llm-scorekit[ray])",
     )
-    run.add_argument("--workers", type=_count(1), metavar="N", help="worker processes")
-    run.add_argument("--batch-size", type=_count(1), metavar="N", help="rows per batch")
+    run.add_argument("--workers", type=whole_number(1), metavar="N", help="worker processes")
+    run.add_argument("--batch-size", type=whole_number(1), metavar="N", help="rows per batch")
     run.add_argument(
         "-o",
         "--output",
@@ -90,7 +77,7 @@ def add_dataset_arguments(parser: argparse.ArgumentParser, main_score: str) -> N
     )
     run.add_argument(
         "--max-errors",
-        type=_count(0),
+        type=whole_number(0),
         metavar="N",
         help="stop once more than N rows could not be scored (exit 2)",
     )

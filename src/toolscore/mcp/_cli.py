@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from scorekit._arg_types import whole_number
 from toolscore._cli.common import CommandError
 
 if TYPE_CHECKING:
@@ -48,16 +49,6 @@ def _positive(kind: type[Any]) -> Any:
         return value
 
     return parse
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
 
 
 def _add_server(p: argparse.ArgumentParser, *, timeout: bool = True) -> None:
@@ -112,7 +103,9 @@ def register(sub: Any) -> None:
         " schema, lint the definitions, estimate their token cost and grade the server A-F.",
     )
     _add_server(p)
-    p.add_argument("--cases", type=_count, default=3, help="happy paths per tool (default 3)")
+    p.add_argument(
+        "--cases", type=whole_number(0), default=3, help="happy paths per tool (default 3)"
+    )
     p.add_argument("--no-edge-cases", action="store_true", help="skip the edge cases")
     p.add_argument("--seed", type=int, default=0, help="scenario seed (default 0)")
     p.add_argument(
@@ -120,7 +113,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--max-restarts",
-        type=_count,
+        type=whole_number(0),
         default=6,
         help="restarts after a crash or hang before the rest is skipped (default 6)",
     )
