@@ -17,11 +17,12 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from scorekit._gc_pause import gc_paused
 from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from scorekit.batch import DatasetError, DatasetSummary, Field, RowError, run_dataset
 from scorekit.batch._readers import read_batches
 from scorekit.batch._sources import resolve_source
-from scorekit.batch._task import gc_paused, row_id
+from scorekit.batch._task import row_id
 from toolscore._engine.trace_gold import GoldFormatError, decode_value
 from toolscore.core import evaluate
 

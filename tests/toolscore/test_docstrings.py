@@ -41,6 +41,7 @@ MODULES = [
     "toolscore._engine.result",
     "scorekit.report._csv_report",
     "scorekit._arg_types",
+    "scorekit._gc_pause",
 ]
 
 

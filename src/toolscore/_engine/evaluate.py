@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scorekit._gc_pause import gc_paused
 from toolscore._engine.calls import actual_calls, expected_calls
 from toolscore._engine.judging import has_semantic, prefetch_semantic
 from toolscore._engine.result import EvaluationResult
@@ -74,12 +74,7 @@ def evaluate_calls(
         raise TypeError(f"strict must be True or False, got {strict!r}")
     resolved = resolve_weights(weights)
     rules = None if forbidden is None else validate_rules(forbidden)
-    # Reading and aligning a long trace allocates many small containers that hold no cycles;
-    # the cyclic collector would rescan the growing heap again and again (superlinear time).
-    # Paused inline: a context manager costs more than a whole small evaluation's bookkeeping.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():  # a long trace would make the collector rescan a growing heap
         gold = expected_calls(expected)
         trace = actual_calls(actual)
         if has_semantic(gold.args):
@@ -87,7 +82,4 @@ def evaluate_calls(
             prefetch_semantic(gold.tools, gold.args, trace.tools, trace.args)
         ev = score_calls(gold, trace, strict, named_only)
         policy = None if rules is None else policy_metrics(trace, rules)
-    finally:
-        if was_enabled:
-            gc.enable()
     return EvaluationResult._of(ev, resolved, policy)
