@@ -144,18 +144,12 @@ REPORT_FORMATS = ("json", "html", "md")
 
 def _report_format(args: argparse.Namespace) -> str | None:
     """The report format asked for, or None; a half-given pair is bad input."""
-    if args.output is None:
-        if args.report is not None:
-            raise BadInput(f"--report {args.report} needs -o PATH: where to write the report")
-        return None
-    if args.report is not None:
-        return str(args.report)
-    suffix = args.output.rsplit(".", 1)[-1].lower() if "." in args.output else ""
-    if suffix in REPORT_FORMATS:
-        return suffix
-    raise BadInput(
-        f"-o {args.output}: say the format with --report json|html|md (the suffix does not)"
-    )
+    from scorekit.report import report_format
+
+    try:
+        return report_format(args.report, args.output, REPORT_FORMATS)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
 
 
 @dataclass(frozen=True)

@@ -134,6 +134,10 @@ def test_report_format_from_the_suffix(capsys: pytest.CaptureFixture[str], tmp_p
         capsys, "eval", GOLD, str(EXAMPLES / "trace_openai.json"), "-o", str(tmp_path / "r.txt")
     )
     assert code == 2 and "cannot tell the report format" in err
+    # every format --report offers is also read from the suffix (.csv was refused before)
+    path = tmp_path / "r.csv"
+    code, _, _ = _run(capsys, "eval", GOLD, str(EXAMPLES / "trace_openai.json"), "-o", str(path))
+    assert code == 0 and path.read_text().splitlines()[0].startswith("kind,test,")
 
 
 def test_compare_ranks_traces_best_first(capsys: pytest.CaptureFixture[str]) -> None:

@@ -26,13 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
-_REPORT_SUFFIXES = {
-    ".json": "json",
-    ".md": "md",
-    ".markdown": "md",
-    ".html": "html",
-    ".htm": "html",
-}
 _COLUMNS = (
     ("tool_f1", "tool_f1"),
     ("argument_f1", "arg_f1"),
@@ -179,18 +172,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def _report_format(args: argparse.Namespace) -> str | None:
-    if args.report and not args.output:
-        raise CommandError(f"--report {args.report} needs -o PATH (where to write it)")
-    if args.output and not args.report:
-        fmt = _REPORT_SUFFIXES.get(Path(args.output).suffix.lower())
-        if fmt is None:
-            raise CommandError(
-                f"-o {args.output}: cannot tell the report format from the suffix; "
-                "add --report json|md|html|csv"
-            )
-        return fmt
-    report: str | None = args.report
-    return report
+    from scorekit.report import report_format
+
+    try:
+        return report_format(args.report, args.output or None)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def _settings(
