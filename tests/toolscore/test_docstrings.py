@@ -42,6 +42,7 @@ MODULES = [
     "scorekit.report._csv_report",
     "scorekit._arg_types",
     "scorekit._gc_pause",
+    "toolscore._engine.details",
 ]
 
 
