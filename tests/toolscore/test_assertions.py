@@ -125,6 +125,24 @@ def test_test_agent_rejects_async_agents() -> None:
         run_agent(AsyncCallable(), "x", GOOD)
 
 
+def test_a_sync_agent_that_returns_a_coroutine_is_refused_and_the_coroutine_closed() -> None:
+    async def work() -> list[dict[str, Any]]:
+        return GOOD
+
+    made: list[Any] = []
+
+    def agent(prompt: str) -> Any:
+        made.append(work())
+        return made[-1]
+
+    with pytest.raises(
+        TypeError, match=r"^the agent returned an awaitable; use toolscore.test_agent_async"
+    ):
+        run_agent(agent, "x", GOOD)
+    # closed, not left pending (which would warn "coroutine ... was never awaited")
+    assert made[0].cr_frame is None
+
+
 def test_test_agent_async_awaits_the_agent() -> None:
     async def agent(prompt: str) -> list[dict[str, Any]]:
         await asyncio.sleep(0)
