@@ -51,8 +51,15 @@ def test_failure_message_lists_everything_and_one_hint() -> None:
     with pytest.raises(ToolScoreAssertionError) as info:
         assert_tools(expected, actual)
     text = str(info.value)
-    assert text.startswith("Tool calls scored 0.")
-    assert "below the required 0.90" in text
+    # By hand: one pair of two -> tool F1 0.5; argument units 1 agree of 2 actual and 3
+    # expected (book_flight's one lost) -> P 0.5, R 1/3, F1 0.4; one substitution in two
+    # names -> sequence 0.5; one extra of two -> redundant rate 0.5.
+    # score = 0.4 * 0.5 + 0.3 * 0.4 + 0.2 * 0.5 + 0.1 * (1 - 0.5) = 0.47.
+    assert text.startswith("Tool calls scored 0.47 (grade F), below the required 0.90.")
+    assert (
+        "Scores: score 0.470 (required: 0.90); tool F1 0.500, argument F1 0.400, sequence"
+        " 0.500, redundant rate 0.500, required-call recall 0.000." in text
+    )
     assert "1. search_flights(origin='SFO', destination='NYC') -> actual call #1" in text
     assert "origin: expected 'SFO', actual 'SFO' (ok)" in text
     assert "destination: expected 'NYC', actual 'LAX' (NOT ok)" in text
