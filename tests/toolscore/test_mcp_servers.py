@@ -114,7 +114,9 @@ def test_a_server_that_keeps_crashing_is_given_up_on_after_the_restart_budget() 
 
 
 def test_a_hung_server_is_cut_off_by_the_timeout_and_restarted() -> None:
-    with MCPStdioClient(server_command("flaky_servers", "hang"), timeout=1.0) as client:
+    with MCPStdioClient(
+        server_command("flaky_servers", "hang"), timeout=1.0, connect_timeout=10
+    ) as client:
         card = score_server(client, cases_per_tool=1, include_edge_cases=False, max_restarts=2)
     stall = [r for r in card.results if r.scenario.tool == "stall"]
     assert [r.outcome for r in stall] == ["timeout"]
@@ -125,7 +127,11 @@ def test_a_hung_server_is_cut_off_by_the_timeout_and_restarted() -> None:
 
 
 def test_client_errors_name_the_server_and_what_happened() -> None:
-    client = MCPStdioClient(server_command("flaky_servers", "hang"), timeout=0.5)
+    # The short timeout is the call's; starting a Python server may take longer on a busy
+    # machine (or under coverage), so the handshake gets its own.
+    client = MCPStdioClient(
+        server_command("flaky_servers", "hang"), timeout=0.5, connect_timeout=10
+    )
     with client, pytest.raises(MCPTimeoutError, match=r"tools/call 'stall' within 0\.5 s"):
         client.call_tool("stall", {"seconds": 1})
     with MCPStdioClient(server_command("flaky_servers", "crash"), timeout=5) as client:
