@@ -133,7 +133,7 @@ def test_agents_need_on_and_async_agents_need_run_async() -> None:
         async def __call__(self, prompt: str) -> list[dict[str, Any]]:
             return [{"tool": "book_flight", "args": {}}]
 
-    with pytest.raises(TypeError, match="^the agent is an async function"):
+    with pytest.raises(TypeError, match=r"^the agent is an async function"):
         expect(AsyncCallable()).on("x").calls("book_flight").run()
     with pytest.raises(TypeError, match=r"^the agent returned an awaitable; use .run_async"):
         expect(lambda prompt: async_agent(prompt)).on("x").calls("book_flight").run()
