@@ -23,6 +23,7 @@ from toolscore.adapters import (
     OpenAIAdapter,
     OTelAdapter,
 )
+from toolscore.adapters.otel import is_tool_span
 from toolscore.core import load_gold_standard, load_trace
 from toolscore.integrations import MalformedArgumentsWarning, from_crewai, from_otel
 
@@ -82,6 +83,80 @@ def test_otlp_export_tool_spans_in_start_order_with_failures() -> None:
     }
     assert calls[1]["is_error"] is True and calls[1]["error"] == "TimeoutError"
     assert calls[3]["id"] == "9"
+
+
+def test_otel_every_otlp_value_kind_legacy_scopes_and_odd_fields() -> None:
+    # Attributes as the OTLP/JSON exporter writes every AnyValue kind; the arguments arrive
+    # as a key/value list rather than a JSON string, the result as a double.
+    args = {
+        "kvlistValue": {
+            "values": [
+                {"key": "q", "value": {"stringValue": "x"}},
+                {"key": "n", "value": {"intValue": "12345678901234"}},
+                {"key": "exact", "value": {"boolValue": False}},
+                {"key": "w", "value": {"doubleValue": 0.5}},
+                {"key": "tags", "value": {"arrayValue": {"values": [{"stringValue": "a"}]}}},
+                {"key": "none", "value": {"arrayValue": None}},
+                {"key": "raw", "value": {"bytesValue": "AAE="}},
+                {"key": "odd", "value": {"intValue": "twelve"}},
+                {"key": "empty", "value": {}},
+                {"no key": 1},
+            ]
+        }
+    }
+    span = {
+        "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}},
+            {"key": "gen_ai.tool.name", "value": {"stringValue": "search"}},
+            {"key": "gen_ai.tool.call.arguments", "value": args},
+            {"key": "gen_ai.tool.call.result", "value": {"doubleValue": 0.25}},
+        ],
+        "startTimeUnixNano": "not a number",
+        "status": ["not", "an", "object"],
+    }
+    # An old exporter's instrumentationLibrarySpans; junk resources and scopes are skipped.
+    export = {
+        "resourceSpans": [
+            "junk",
+            {"scopeSpans": ["junk"]},
+            {"instrumentationLibrarySpans": [{"spans": [span]}]},
+        ]
+    }
+    (call,) = from_otel(export)
+    assert call == {
+        "tool": "search",
+        "args": {
+            "q": "x",
+            "n": 12345678901234,
+            "exact": False,
+            "w": 0.5,
+            "tags": ["a"],
+            "none": [],
+            "raw": "AAE=",
+            "odd": "twelve",
+            "empty": None,
+        },
+        "result": 0.25,
+        "is_error": False,
+        "error": None,
+        "duration": None,  # the start time is unreadable
+        "id": None,
+    }
+
+
+def test_otel_span_objects_with_attribute_pairs_or_no_attributes() -> None:
+    # A span object whose attributes are a tuple of (key, value) pairs (a list is read as
+    # OTLP's key/value objects), one without attributes, one with unreadable attributes.
+    pairs = SimpleNamespace(
+        attributes=(("gen_ai.operation.name", "execute_tool"), ("gen_ai.tool.name", "ls")),
+        start_time=None,
+        end_time=None,
+        status=None,
+    )
+    assert [c["tool"] for c in from_otel([pairs])] == ["ls"]
+    assert is_tool_span(SimpleNamespace(attributes=None)) is False
+    assert is_tool_span(SimpleNamespace(attributes=42)) is False
+    assert is_tool_span({"attributes": {"gen_ai.tool.name": "x"}}) is False  # no operation
 
 
 def test_otel_status_error_sdk_objects_and_auto_detection() -> None:
