@@ -250,6 +250,81 @@ def test_mcp_sessions_merge_responses_into_their_calls(tmp_path: Path) -> None:
     assert [c.tool for c in MCPAdapter().parse(MCP_SESSION)] == ["search", "fetch", "read"]
 
 
+def test_mcp_json_lines_log_with_error_results_resources_and_string_arguments(
+    tmp_path: Path,
+) -> None:
+    messages = [
+        {"jsonrpc": "2.0", "id": "a", "method": "tools/call",
+         "params": {"name": "open", "arguments": '{"path": "/tmp/x"}'}},
+        # isError: the error is what the client would show, resource and link blocks included
+        {"jsonrpc": "2.0", "id": "a", "result": {"isError": True, "content": [
+            {"type": "text", "text": "cannot open"},
+            {"type": "resource", "resource": {"uri": "file:///tmp/x", "text": "denied"}},
+            {"type": "resource_link", "uri": "file:///tmp/log"},
+            "junk",
+        ]}},
+        {"jsonrpc": "2.0", "method": "notifications/progress", "params": {}},
+        {"jsonrpc": "2.0", "id": "b", "method": "tools/call",
+         "params": {"name": "list", "arguments": None}},
+        {"jsonrpc": "2.0", "id": "b", "duration": True, "result": {"content": [
+            {"type": "resource", "resource": {"uri": "file:///tmp"}},
+        ]}},
+        {"jsonrpc": "2.0", "id": "c", "method": "tools/call", "params": {"name": "ping"}},
+        {"jsonrpc": "2.0", "id": "c", "error": "gone"},
+        {"jsonrpc": "2.0", "id": "d", "method": "tools/call", "params": {"name": "stat"}},
+        {"jsonrpc": "2.0", "id": "d", "result": {"isError": True, "content": []}},
+        {"jsonrpc": "2.0", "id": "e", "method": "tools/call", "params": {"name": "echo"}},
+        {"jsonrpc": "2.0", "id": "e", "result": "bare"},
+    ]  # fmt: skip
+    path = tmp_path / "log.jsonl"
+    # One message per line, with a blank line in between (JSON Lines)
+    path.write_text(
+        "\n".join(json.dumps(m) for m in messages[:3])
+        + "\n\n"
+        + "\n".join(json.dumps(m) for m in messages[3:])
+    )
+    calls = load_trace(path)
+    assert [(c.tool, c.args, c.result, c.is_error) for c in calls] == [
+        ("open", {"path": "/tmp/x"}, None, True),
+        ("list", {}, "file:///tmp", False),  # a resource without text: its uri
+        ("ping", {}, None, True),
+        ("stat", {}, None, True),
+        ("echo", {}, "bare", False),  # no content: the raw result
+    ]
+    errors = [(c.metadata or {}).get("error") for c in calls]
+    assert errors[0] == "cannot open\ndenied\nfile:///tmp/log"
+    assert errors[2] == "gone"
+    assert errors[3] == "the tool reported an error"
+    # a duration that is not a number (True) is not taken
+    assert calls[1].duration is None
+
+
+@pytest.mark.parametrize(
+    ("messages", "message"),
+    [
+        ([{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}],
+         "message 0: tools/call without params.name"),
+        ([{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+           "params": {"name": "f", "arguments": [1]}}],
+         r"message 0 \(f\): params.arguments must be an object, got \[1\]"),
+    ],
+)  # fmt: skip
+def test_mcp_calls_without_a_name_or_with_list_arguments_are_refused(
+    tmp_path: Path, messages: list[Any], message: str
+) -> None:
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(messages))
+    with pytest.raises(ValueError, match=message):
+        load_trace(path, format="mcp")
+
+
+def test_a_trace_file_that_is_not_utf8_text(tmp_path: Path) -> None:
+    path = tmp_path / "trace.json"
+    path.write_bytes(b"\xff\xfe[\x00]\x00")
+    with pytest.raises(ValueError, match=r"trace.json: not a text file \(expected UTF-8 JSON\)"):
+        load_trace(path)
+
+
 def test_adapters_read_their_format_and_refuse_others() -> None:
     openai = {
         "choices": [
