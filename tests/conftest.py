@@ -27,6 +27,19 @@ from fakes.openai_server import FakeLLM
 from scorekit.judges import JudgeSettings, resolve_settings
 from scorekit.report import recording
 
+# Under `coverage run` (pyproject: patch = ["subprocess"]) a child process is measured when it
+# inherits COVERAGE_PROCESS_CONFIG. The MCP SDK starts stdio servers with a short list of safe
+# variables only, so the servers (the sample server, `toolscore mcp record`) went unmeasured
+# although the tests run them; let the one variable through, for this test process only.
+if "COVERAGE_PROCESS_CONFIG" in os.environ:
+    try:
+        from mcp.client import stdio as _mcp_stdio
+    except ImportError:  # the mcp extra is not installed: no MCP server runs
+        pass
+    else:
+        if "COVERAGE_PROCESS_CONFIG" not in _mcp_stdio.DEFAULT_INHERITED_ENV_VARS:
+            _mcp_stdio.DEFAULT_INHERITED_ENV_VARS.append("COVERAGE_PROCESS_CONFIG")
+
 #: The API key the fixtures configure (deliberately recognisable in leak checks).
 FAKE_KEY = "sk-fake-SECRET-0123456789abcdef"
 

@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
+from scorekit._arg_types import whole_number
+
 if TYPE_CHECKING:
     from pytest_texts_score._pipeline import TextsOutcome
 
@@ -98,10 +100,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="sides to score (default: f1, both sides)",
     )
     compare.add_argument(
-        "--question-runs", type=_positive_int, default=1, metavar="N", help="question sets"
+        "--question-runs", type=whole_number(1), default=1, metavar="N", help="question sets"
     )
     compare.add_argument(
-        "--answer-runs", type=_positive_int, default=1, metavar="N", help="answers per set"
+        "--answer-runs", type=whole_number(1), default=1, metavar="N", help="answers per set"
     )
     add_judge_arguments(
         compare,
@@ -140,28 +142,12 @@ REPORT_FORMATS = ("json", "html", "md")
 
 def _report_format(args: argparse.Namespace) -> str | None:
     """The report format asked for, or None; a half-given pair is bad input."""
-    if args.output is None:
-        if args.report is not None:
-            raise BadInput(f"--report {args.report} needs -o PATH: where to write the report")
-        return None
-    if args.report is not None:
-        return str(args.report)
-    suffix = args.output.rsplit(".", 1)[-1].lower() if "." in args.output else ""
-    if suffix in REPORT_FORMATS:
-        return suffix
-    raise BadInput(
-        f"-o {args.output}: say the format with --report json|html|md (the suffix does not)"
-    )
+    from scorekit.report import report_format
 
-
-def _positive_int(raw: str) -> int:
     try:
-        value = int(raw)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {raw!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {raw!r}")
-    return value
+        return report_format(args.report, args.output, REPORT_FORMATS)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from typing import Any
 
 from toolscore._engine.assertions import (
     ToolScoreAssertionError,
+    call_sync_agent,
     check_min_score,
     check_response,
     record_row,
@@ -152,17 +153,7 @@ class Expectation:
         response = self._subject
         if self._is_agent():
             self._need_prompt()
-            if inspect.iscoroutinefunction(self._subject):
-                raise TypeError(
-                    "the agent is an async function; use .run_async() instead of .run()"
-                )
-            response = self._subject(self._prompt)
-            if inspect.isawaitable(response):
-                if inspect.iscoroutine(response):
-                    response.close()
-                raise TypeError(
-                    "the agent returned an awaitable; use .run_async() instead of .run()"
-                )
+            response = call_sync_agent(self._subject, self._prompt, ".run_async()")
         return self._check(response, started)
 
     async def run_async(self) -> EvaluationResult:

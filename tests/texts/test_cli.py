@@ -102,8 +102,11 @@ def test_given_from_stdin_and_literals(files: tuple[str, str]) -> None:
         (["compare", "--no-such-option"], "unrecognized arguments: --no-such-option"),
         (["compare", "--expected-text", "a", "--given-text", "b", "--timeout", "soon"],
          "--timeout must be a number, got 'soon'."),
+        (["compare", "--expected-text", "a", "--given-text", "b", "--question-runs", "0"],
+         "argument --question-runs: expected a whole number >= 1, got 0"),
     ],
-    ids=["missing-file", "empty-text", "one-text", "two-stdin", "unknown-option", "bad-setting"],
+    ids=["missing-file", "empty-text", "one-text", "two-stdin", "unknown-option", "bad-setting",
+         "zero-runs"],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_exit_2(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
@@ -180,9 +183,11 @@ def test_report_format_from_the_suffix(files: tuple[str, str], tmp_path: Path) -
     ("extra", "message"),
     [
         (["--report", "json"], "--report json needs -o PATH"),
-        (["-o", "report.txt"], "say the format with --report"),
+        (["-o", "report.txt"], "-o report.txt: cannot tell the report format from the suffix;"
+         " add --report json|html|md"),
+        (["-o", "report.csv"], "add --report json|html|md"),  # texts-score writes no CSV
     ],
-)
+)  # fmt: skip
 def test_half_given_report_options_are_bad_input(
     files: tuple[str, str], capsys: pytest.CaptureFixture[str], extra: list[str], message: str
 ) -> None:

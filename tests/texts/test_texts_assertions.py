@@ -366,3 +366,39 @@ def test_every_aggregation_over_runs_that_differ(
     assertion(EXPECTED, GIVEN, **passing)
     with pytest.raises(AssertionError):
         assertion(EXPECTED, GIVEN, **failing)
+
+
+def test_range_rows_carry_the_function_and_both_texts(use_judge: Any) -> None:
+    session: ScoreSession = use_judge(ScriptedJudge())
+    pts.texts_expect_f1_range(EXPECTED, GIVEN, 0.3, 0.5)
+    (row,) = session.recorder.rows
+    assert (row.function, row.metric, row.outcome) == ("texts_expect_f1_range", "f1", "passed")
+    assert (row.expected, row.given) == (EXPECTED, GIVEN)
+    assert row.score == pytest.approx(0.4)
+
+
+def test_an_alias_range_failure_names_the_alias_and_its_metric(scripted: ScriptedJudge) -> None:
+    # completeness is the precision side: 1 of the given text's 2 facts is in the expected one
+    with pytest.raises(
+        AssertionError, match=r"^Text completeness \(precision\) below minimum: 0\.5000"
+    ):
+        pts.texts_expect_completeness_range(EXPECTED, GIVEN, 0.9, 1.0)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda e, g: pts.texts_expect_f1_range(e, g, 0.1, 0.9),
+        lambda e, g: pts.texts_expect_f1_equal(e, g, 0.5),
+        lambda e, g: pts.texts_agg_f1_min(e, g, 0.5, full_runs=2),
+        lambda e, g: pts.texts_agg_f1_mean(e, g, 0.5, full_runs=2),
+    ],
+)
+def test_a_text_that_is_not_a_str_is_named(
+    scripted: ScriptedJudge, call: Callable[[Any, Any], None]
+) -> None:
+    with pytest.raises(pytest.UsageError, match=r"^`expected` must be a str .*; int given\.$"):
+        call(12, GIVEN)
+    with pytest.raises(pytest.UsageError, match=r"^`given` must be a str .*; NoneType given\.$"):
+        call(EXPECTED, None)
+    assert scripted.count("questions") == 0  # checked before the judge is asked anything

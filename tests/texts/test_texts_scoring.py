@@ -73,10 +73,14 @@ def test_scores_agg(how: str, value: float) -> None:
 def test_scores_agg_rejects_bad_input() -> None:
     with pytest.raises(ValueError, match="Unknown aggregation type: 'avg'"):
         scores_agg([0.5], "avg")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="empty"):
+    with pytest.raises(ValueError, match=r"^scores_agg: `scores` is empty; there is nothing"):
         scores_agg([], "mean")
     with pytest.raises(ValueError, match="finite"):
         scores_agg([0.5, math.nan], "maximum")
+    # a bool is not a score (True would count as 1.0), nor is a string
+    for bad in (True, "0.5", None):
+        with pytest.raises(ValueError, match=r"every score must be a finite number; .* given"):
+            scores_agg([0.5, bad], "mean")  # type: ignore[list-item]
 
 
 def test_precision_asks_from_given_and_answers_from_expected(scripted: ScriptedJudge) -> None:

@@ -218,3 +218,28 @@ def test_canonical_forms_are_equal_exactly_when_the_rule_says_so(strict: bool) -
             assert (forms[i] == forms[j]) == same, (values[i], values[j])
         if keys[i] is not NOT_CANONICAL and keys[i] == keys[j]:
             assert same, (values[i], values[j])
+
+
+def test_unchecked_calls_take_what_the_checked_calls_leave() -> None:
+    # f(args=None) ("do not check") agrees with any partner; the checked f(x=1) must get the
+    # one call that shares x=1, the unchecked call the other. Units: the pair f(x=1) ->
+    # f(x=1, y=2) agrees 1 of 1 expected and 2 actual, the unchecked pair 1 of 1 and 1.
+    e_args: list[dict[str, Any] | None] = [None, {"x": 1}]
+    a_args: list[dict[str, Any] | None] = [{"z": 3}, {"x": 1, "y": 2}]
+    result = align(["f", "f"], e_args, ["f", "f"], a_args)
+    assert result.pairs == [(0, 0), (1, 1)]
+    assert (result.agree, result.expected_units, result.actual_units) == (2, 2, 3)
+    # expect()'s counting: y is not named, so it is not counted on the actual side
+    named = align(["f", "f"], e_args, ["f", "f"], a_args, named_only=True)
+    assert named.pairs == [(0, 0), (1, 1)]
+    assert (named.agree, named.expected_units, named.actual_units) == (2, 2, 2)
+
+
+def test_equal_agreement_goes_to_the_call_in_the_same_relative_position() -> None:
+    # f(k=1) at position 2 of 3 agrees once with actual calls 0 and 2; the one at the same
+    # relative position (2) wins, and the calls left over pair in order.
+    e_args: list[dict[str, Any] | None] = [{"a": 1}, {"b": 1}, {"k": 1}]
+    a_args: list[dict[str, Any] | None] = [{"k": 1, "y": 0}, {"z": 5}, {"k": 1, "y": 1}]
+    result = align(["f"] * 3, e_args, ["f"] * 3, a_args)
+    assert result.pairs == [(0, 0), (1, 1), (2, 2)]
+    assert result.agree == 1

@@ -51,8 +51,15 @@ def test_failure_message_lists_everything_and_one_hint() -> None:
     with pytest.raises(ToolScoreAssertionError) as info:
         assert_tools(expected, actual)
     text = str(info.value)
-    assert text.startswith("Tool calls scored 0.")
-    assert "below the required 0.9." in text
+    # By hand: one pair of two -> tool F1 0.5; argument units 1 agree of 2 actual and 3
+    # expected (book_flight's one lost) -> P 0.5, R 1/3, F1 0.4; one substitution in two
+    # names -> sequence 0.5; one extra of two -> redundant rate 0.5.
+    # score = 0.4 * 0.5 + 0.3 * 0.4 + 0.2 * 0.5 + 0.1 * (1 - 0.5) = 0.47.
+    assert text.startswith("Tool calls scored 0.4700 (grade F), below the required 0.9.")
+    assert (
+        "Scores: score 0.4700 (required: 0.9); tool F1 0.5000, argument F1 0.4000, sequence"
+        " 0.5000, redundant rate 0.5000, required-call recall 0.0000." in text
+    )
     assert "1. search_flights(origin='SFO', destination='NYC') -> actual call #1" in text
     assert "origin: expected 'SFO', actual 'SFO' (ok)" in text
     assert "destination: expected 'NYC', actual 'LAX' (NOT ok)" in text
@@ -123,6 +130,24 @@ def test_test_agent_rejects_async_agents() -> None:
 
     with pytest.raises(TypeError, match="test_agent_async"):
         run_agent(AsyncCallable(), "x", GOOD)
+
+
+def test_a_sync_agent_that_returns_a_coroutine_is_refused_and_the_coroutine_closed() -> None:
+    async def work() -> list[dict[str, Any]]:
+        return GOOD
+
+    made: list[Any] = []
+
+    def agent(prompt: str) -> Any:
+        made.append(work())
+        return made[-1]
+
+    with pytest.raises(
+        TypeError, match=r"^the agent returned an awaitable; use toolscore.test_agent_async"
+    ):
+        run_agent(agent, "x", GOOD)
+    # closed, not left pending (which would warn "coroutine ... was never awaited")
+    assert made[0].cr_frame is None
 
 
 def test_test_agent_async_awaits_the_agent() -> None:

@@ -181,7 +181,10 @@ def test_cli_regression(
     [
         (["missing.json", "good.json", "-g", "gold.json"], "missing.json: no such file"),
         (["gold.json", "good.json", "-g", "gold.json"], "has no 'metrics' object"),
-        (["baseline.json", "good.json", "-g", "gold.json", "-t", "5"], "between 0.0 and 1.0"),
+        (
+            ["baseline.json", "good.json", "-g", "gold.json", "-t", "5"],
+            "argument --threshold/-t: expected a number between 0 and 1, got 5",
+        ),
         (["baseline.json", "good.json"], "the following arguments are required: --gold-file/-g"),
     ],
 )

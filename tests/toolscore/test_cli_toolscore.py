@@ -88,7 +88,7 @@ def test_unknown_format_and_bad_min_score_are_usage_errors(
     code, _, err = _run(capsys, "eval", GOLD, trace, "--format", "bedrock")
     assert code == 2 and "invalid choice: 'bedrock'" in err and err.count("\n") == 1
     code, _, err = _run(capsys, "eval", GOLD, trace, "--min-score", "1.5")
-    assert code == 2 and "--min-score must be between 0.0 and 1.0, got 1.5" in err
+    assert code == 2 and "argument --min-score: expected a number between 0 and 1, got 1.5" in err
 
 
 def test_forced_format_that_does_not_fit_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
@@ -134,6 +134,10 @@ def test_report_format_from_the_suffix(capsys: pytest.CaptureFixture[str], tmp_p
         capsys, "eval", GOLD, str(EXAMPLES / "trace_openai.json"), "-o", str(tmp_path / "r.txt")
     )
     assert code == 2 and "cannot tell the report format" in err
+    # every format --report offers is also read from the suffix (.csv was refused before)
+    path = tmp_path / "r.csv"
+    code, _, _ = _run(capsys, "eval", GOLD, str(EXAMPLES / "trace_openai.json"), "-o", str(path))
+    assert code == 0 and path.read_text().splitlines()[0].startswith("kind,test,")
 
 
 def test_compare_ranks_traces_best_first(capsys: pytest.CaptureFixture[str]) -> None:

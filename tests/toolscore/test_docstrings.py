@@ -40,6 +40,9 @@ MODULES = [
     "toolscore._engine.otel",
     "toolscore._engine.result",
     "scorekit.report._csv_report",
+    "scorekit._arg_types",
+    "scorekit._gc_pause",
+    "toolscore._engine.details",
 ]
 
 
@@ -47,4 +50,5 @@ MODULES = [
 def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     outcome = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert outcome.attempted > 0, f"{name} has no docstring example to run"
     assert outcome.failed == 0

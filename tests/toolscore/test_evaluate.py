@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import math
@@ -170,6 +171,24 @@ def test_strict_mode_compares_types_and_values_exactly() -> None:
 def test_strict_must_be_a_bool() -> None:
     with pytest.raises(TypeError, match="strict"):
         evaluate([], [], strict="yes")  # type: ignore[arg-type]
+
+
+def test_the_garbage_collector_is_back_on_after_evaluate_even_when_it_raises() -> None:
+    # evaluate() pauses the cyclic collector while it aligns (a long trace would make it rescan
+    # a growing heap); it must never leave it off for the caller, and never turn it on for a
+    # caller that had it off.
+    assert gc.isenabled()
+    evaluate([{"tool": "a"}], [{"tool": "a"}])
+    assert gc.isenabled()
+    with pytest.raises(ValueError, match="'tool' must be the tool's name"):
+        evaluate([{"tool": 1}], [{"tool": "a"}])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        evaluate([{"tool": "a"}], [{"tool": "a"}])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_matchers_in_expected_args() -> None:

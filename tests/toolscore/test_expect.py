@@ -126,8 +126,17 @@ def test_agents_need_on_and_async_agents_need_run_async() -> None:
     async def async_agent(prompt: str) -> list[dict[str, Any]]:
         return TRACE
 
-    with pytest.raises(TypeError, match="run_async"):
+    with pytest.raises(TypeError, match=r"^the agent is an async function; use .run_async\(\)"):
         expect(async_agent).on("x").calls("book_flight").run()
+
+    class AsyncCallable:  # an object whose __call__ is async is an async agent too
+        async def __call__(self, prompt: str) -> list[dict[str, Any]]:
+            return [{"tool": "book_flight", "args": {}}]
+
+    with pytest.raises(TypeError, match=r"^the agent is an async function"):
+        expect(AsyncCallable()).on("x").calls("book_flight").run()
+    with pytest.raises(TypeError, match=r"^the agent returned an awaitable; use .run_async"):
+        expect(lambda prompt: async_agent(prompt)).on("x").calls("book_flight").run()
     result = asyncio.run(
         expect(async_agent).on("x").calls("book_flight").with_score(0.5).run_async()
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -66,8 +67,42 @@ def test_boundary_and_edge_take_the_limits() -> None:
     assert (len(low["tags"]), len(high["tags"])) == (1, 4)
     assert (low["cabin"], high["cabin"]) == ("economy", "business")
     assert high["budget"] == 5000 and 0 < low["budget"] < 1
-    assert low["when"] == high["when"] == "2025-01-15T09:30:00Z"  # a format stays well formed
+    # a format has no smallest or largest value: it keeps its one well-formed value
+    assert low["when"] == high["when"]
+    assert datetime.fromisoformat(low["when"].replace("Z", "+00:00")).tzinfo is not None
+    assert (low["pets"], high["pets"]) == (False, True)
     assert boundary["metadata"]["variation"] == "normal"
+
+
+REFS = {
+    "name": "plan",
+    "parameters": {
+        "type": "object",
+        "$defs": {"slot": {"type": "integer", "minimum": 7, "maximum": 58, "multipleOf": 15}},
+        "properties": {
+            "start": {"$ref": "#/$defs/slot"},
+            "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+            "room": {"anyOf": [{"type": "null"}, {"type": "string", "maxLength": 3}]},
+            "size": {"allOf": [{"type": "integer"}, {"minimum": 2, "maximum": 4}]},
+        },
+        "required": ["start"],
+    },
+}
+
+
+def test_boundary_and_edge_follow_refs_combinators_and_multiples() -> None:
+    # By hand: multiples of 15 in [7, 58] are 15, 30, 45 -> smallest 15, largest 45; an
+    # exclusive (0, 1) number moves one step (0.01) inwards -> 0.01 and 0.99; the non-null
+    # anyOf branch gives "x" / "xxx"; allOf merges the bounds 2..4.
+    cases = generate_cases(REFS, count=5, rng=random.Random(0))
+    by_kind = {c["metadata"]["variation"]: c["args"] for c in cases}
+    assert by_kind["boundary"] == {"start": 15, "ratio": 0.01, "room": "x", "size": 2}
+    assert by_kind["edge"] == {"start": 45, "ratio": 0.99, "room": "xxx", "size": 4}
+    # the first normal case sends only what is required
+    assert cases[0]["args"].keys() == {"start"} and cases[0]["args"]["start"] in (15, 30, 45)
+    for case in cases:
+        start = case["args"]["start"]
+        assert start % 15 == 0 and 7 <= start <= 58
 
 
 def test_split_and_reproducibility(tmp_path: Path) -> None:
@@ -145,7 +180,10 @@ def test_cli_generate_then_eval(
         (["--from-openai", "missing.json"], "missing.json: no such file"),
         (["--from-openai", "bad.json"], "bad.json: not valid JSON"),
         (["--from-openai", "noname.json"], "noname.json: definition [0] needs a 'name'"),
-        (["--from-openai", "bad.json", "-n", "0"], "--count must be at least 1, got 0"),
+        (
+            ["--from-openai", "bad.json", "-n", "0"],
+            "argument --count/-n: expected a whole number >= 1, got 0",
+        ),
     ],
 )
 def test_cli_generate_bad_input(

@@ -187,3 +187,26 @@ def test_the_reference_documentation_example() -> None:
         actual=[{"tool": "get_weather", "args": {"city": "NYC"}}],
     )
     assert result.argument_f1 == 1.0
+
+
+def test_matcher_corner_cases_from_the_coverage_report() -> None:
+    import numpy as np
+
+    from toolscore._engine.compare import values_match
+
+    # a plain value on the left of & composes too, and reads like the expression
+    both = "NYC" & Regex("N.*")
+    assert both == "NYC" and both != "NYT"
+    assert repr(both) == "'NYC' & Regex('N.*')"
+    # a pattern that a raw string cannot spell (it holds both quote kinds) keeps repr()
+    pattern = "\\d+['\"]"
+    assert repr(Regex(pattern)) == f"Regex({pattern!r})"
+    # numbers too far apart to subtract are simply not approximately equal
+    assert Approx(1e308) != 10**400  # int - float overflows
+    # an unhashable item is looked for one key at a time in a set or dict
+    assert Contains([1]) != {"a": 1}
+    assert Contains(IsType(int)) == {"a": 1, 2: "b"}
+    # numpy's elementwise == cannot decide; the comparison says "no match" instead of raising
+    assert not values_match(np.array([1, 2]), np.array([1, 2]))
+    with pytest.raises(TypeError, match=r"IsType\(\) needs at least one type"):
+        IsType()

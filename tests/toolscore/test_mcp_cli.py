@@ -115,6 +115,10 @@ def test_config_files_select_a_server(tmp_path: Path) -> None:
         (["mcp", "test"], "name the server"),
         (["mcp", "list", "--", "/nonexistent/server"], "cannot start"),
         (["mcp", "test", "--min-grade", "E", "--", "x"], "a grade is one of A, B, C, D, F"),
+        (["mcp", "test", "--cases", "-1", "--", "x"], "--cases: expected a whole number >= 0"),
+        # the report's format is checked before the server is started (x is no command)
+        (["mcp", "test", "-o", "r.html", "--", "x"], "-o r.html: cannot tell the report format"),
+        (["mcp", "test", "--report", "md", "--", "x"], "--report md needs -o PATH"),
         (["mcp", "list", "--server", "x", "--", "y"], "--server picks an entry of --config"),
         (["mcp", "list", "--config", "/nonexistent.json"], "no such MCP configuration file"),
     ],

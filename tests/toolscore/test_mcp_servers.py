@@ -90,6 +90,22 @@ def test_a_crash_fails_its_scenario_with_the_stderr_tail_and_the_rest_still_runs
     assert any("fatal" in r.get("stderr_tail", "") for r in report["results"])
 
 
+def test_a_call_that_finds_the_server_gone_marks_the_client_disconnected() -> None:
+    # The SDK's session outlives a dead server; the harness decides from ``connected`` whether
+    # a retry would meet another call's crash, so the crash must show there at once.
+    with MCPStdioClient(server_command("flaky_servers", "crash"), timeout=10) as client:
+        assert client.connected
+        with pytest.raises(MCPServerExitedError):
+            client.call_tool("explode", {"reason": "test"})
+        assert not client.connected
+        with pytest.raises(MCPServerExitedError, match="no longer connected"):
+            client.call_tool("echo", {"text": "hi"})
+        generation = client.generation
+        client.restart()
+        assert client.connected and client.generation == generation + 1
+        assert client.call_tool("echo", {"text": "hi"}).text == "hi"
+
+
 def test_a_server_that_keeps_crashing_is_given_up_on_after_the_restart_budget() -> None:
     with MCPStdioClient(server_command("flaky_servers", "crash"), timeout=10) as client:
         card = score_server(client, concurrency=1, max_restarts=1)
@@ -101,7 +117,9 @@ def test_a_server_that_keeps_crashing_is_given_up_on_after_the_restart_budget() 
 
 
 def test_a_hung_server_is_cut_off_by_the_timeout_and_restarted() -> None:
-    with MCPStdioClient(server_command("flaky_servers", "hang"), timeout=1.0) as client:
+    with MCPStdioClient(
+        server_command("flaky_servers", "hang"), timeout=1.0, connect_timeout=10
+    ) as client:
         card = score_server(client, cases_per_tool=1, include_edge_cases=False, max_restarts=2)
     stall = [r for r in card.results if r.scenario.tool == "stall"]
     assert [r.outcome for r in stall] == ["timeout"]
@@ -112,7 +130,11 @@ def test_a_hung_server_is_cut_off_by_the_timeout_and_restarted() -> None:
 
 
 def test_client_errors_name_the_server_and_what_happened() -> None:
-    client = MCPStdioClient(server_command("flaky_servers", "hang"), timeout=0.5)
+    # The short timeout is the call's; starting a Python server may take longer on a busy
+    # machine (or under coverage), so the handshake gets its own.
+    client = MCPStdioClient(
+        server_command("flaky_servers", "hang"), timeout=0.5, connect_timeout=10
+    )
     with client, pytest.raises(MCPTimeoutError, match=r"tools/call 'stall' within 0\.5 s"):
         client.call_tool("stall", {"seconds": 1})
     with MCPStdioClient(server_command("flaky_servers", "crash"), timeout=5) as client:

@@ -24,9 +24,15 @@ def test_failure_shows_the_product_failure_text(pytester: pytest.Pytester) -> No
     pytester.makepyfile(FAILING)
     result = pytester.runpytest()
     result.assert_outcomes(failed=1)
+    # By hand: E = A = 2, one pair (get_weather) -> tool F1 0.5; argument units: the pair's
+    # city disagrees (0 of 1), the missing get_time() loses its one unit -> precision 0/1,
+    # recall 0/2, F1 0; names [get_weather, get_time] vs [get_weather, send_email] are one
+    # substitution apart -> sequence 1 - 1/2 = 0.5; redundant rate 1 - 0.5 = 0.5.
+    # score = 0.4 * 0.5 + 0.3 * 0 + 0.2 * 0.5 + 0.1 * (1 - 0.5) = 0.35.
     result.stdout.fnmatch_lines(
         [
-            "E       toolscore.ToolScoreAssertionError: Tool calls scored 0.*, below the required*",
+            "E       toolscore.ToolScoreAssertionError: Tool calls scored 0.3500 (grade F), below"
+            " the required 0.9.",
             "E       Expected 2 call(s); the agent made 2. 1 expected call(s) were paired *",
             "E       Expected calls and the actual calls paired with them:",
             "E         1. get_weather(city='NYC') -> actual call #1 get_weather(city='Boston'):",
@@ -36,7 +42,8 @@ def test_failure_shows_the_product_failure_text(pytester: pytest.Pytester) -> No
             "E         - get_time() (expected call #2)",
             "E       Extra calls (1), made but not expected:",
             "E         - send_email(to='x@y.z') (actual call #2)",
-            "E       Scores: score 0.* (required: 0.9); tool F1 0.5000, argument F1 0.*",
+            "E       Scores: score 0.3500 (required: 0.9); tool F1 0.5000, argument F1 0.0000,"
+            " sequence 0.5000, redundant rate 0.5000, required-call recall 0.0000.",
             "E       Hint: The agent never called 'get_time'; *",
         ]
     )

@@ -103,7 +103,9 @@ def test_assertions_match_toolscore(pytester: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(
         [
             "E       AssertionError: Invocation accuracy is 0.2500, below the minimum 0.9.",
-            "E       Tool calls scored *",
+            # GOLD vs HALF by hand: tool F1 = argument F1 = 2/3, sequence 1/2, no
+            # redundancy: 0.4 * 2/3 + 0.3 * 2/3 + 0.2 * 0.5 + 0.1 * 1 = 0.667
+            "E       Tool calls scored 0.6667 (grade D).",
             "E       AssertionError: Metrics below 0.9: invocation_accuracy 0.2500, "
             "sequence_accuracy 0.5000, argument_f1 0.6667.",
             "E       AssertionError: Redundant call rate is 0.3333, which exceeds the maximum 0.1.",

@@ -23,6 +23,7 @@ from toolscore.adapters import (
     OpenAIAdapter,
     OTelAdapter,
 )
+from toolscore.adapters.otel import is_tool_span
 from toolscore.core import load_gold_standard, load_trace
 from toolscore.integrations import MalformedArgumentsWarning, from_crewai, from_otel
 
@@ -82,6 +83,80 @@ def test_otlp_export_tool_spans_in_start_order_with_failures() -> None:
     }
     assert calls[1]["is_error"] is True and calls[1]["error"] == "TimeoutError"
     assert calls[3]["id"] == "9"
+
+
+def test_otel_every_otlp_value_kind_legacy_scopes_and_odd_fields() -> None:
+    # Attributes as the OTLP/JSON exporter writes every AnyValue kind; the arguments arrive
+    # as a key/value list rather than a JSON string, the result as a double.
+    args = {
+        "kvlistValue": {
+            "values": [
+                {"key": "q", "value": {"stringValue": "x"}},
+                {"key": "n", "value": {"intValue": "12345678901234"}},
+                {"key": "exact", "value": {"boolValue": False}},
+                {"key": "w", "value": {"doubleValue": 0.5}},
+                {"key": "tags", "value": {"arrayValue": {"values": [{"stringValue": "a"}]}}},
+                {"key": "none", "value": {"arrayValue": None}},
+                {"key": "raw", "value": {"bytesValue": "AAE="}},
+                {"key": "odd", "value": {"intValue": "twelve"}},
+                {"key": "empty", "value": {}},
+                {"no key": 1},
+            ]
+        }
+    }
+    span = {
+        "attributes": [
+            {"key": "gen_ai.operation.name", "value": {"stringValue": "execute_tool"}},
+            {"key": "gen_ai.tool.name", "value": {"stringValue": "search"}},
+            {"key": "gen_ai.tool.call.arguments", "value": args},
+            {"key": "gen_ai.tool.call.result", "value": {"doubleValue": 0.25}},
+        ],
+        "startTimeUnixNano": "not a number",
+        "status": ["not", "an", "object"],
+    }
+    # An old exporter's instrumentationLibrarySpans; junk resources and scopes are skipped.
+    export = {
+        "resourceSpans": [
+            "junk",
+            {"scopeSpans": ["junk"]},
+            {"instrumentationLibrarySpans": [{"spans": [span]}]},
+        ]
+    }
+    (call,) = from_otel(export)
+    assert call == {
+        "tool": "search",
+        "args": {
+            "q": "x",
+            "n": 12345678901234,
+            "exact": False,
+            "w": 0.5,
+            "tags": ["a"],
+            "none": [],
+            "raw": "AAE=",
+            "odd": "twelve",
+            "empty": None,
+        },
+        "result": 0.25,
+        "is_error": False,
+        "error": None,
+        "duration": None,  # the start time is unreadable
+        "id": None,
+    }
+
+
+def test_otel_span_objects_with_attribute_pairs_or_no_attributes() -> None:
+    # A span object whose attributes are a tuple of (key, value) pairs (a list is read as
+    # OTLP's key/value objects), one without attributes, one with unreadable attributes.
+    pairs = SimpleNamespace(
+        attributes=(("gen_ai.operation.name", "execute_tool"), ("gen_ai.tool.name", "ls")),
+        start_time=None,
+        end_time=None,
+        status=None,
+    )
+    assert [c["tool"] for c in from_otel([pairs])] == ["ls"]
+    assert is_tool_span(SimpleNamespace(attributes=None)) is False
+    assert is_tool_span(SimpleNamespace(attributes=42)) is False
+    assert is_tool_span({"attributes": {"gen_ai.tool.name": "x"}}) is False  # no operation
 
 
 def test_otel_status_error_sdk_objects_and_auto_detection() -> None:
@@ -173,6 +248,81 @@ def test_mcp_sessions_merge_responses_into_their_calls(tmp_path: Path) -> None:
     ]
     assert calls[1].metadata is not None and calls[1].metadata["error"] == "forbidden"
     assert [c.tool for c in MCPAdapter().parse(MCP_SESSION)] == ["search", "fetch", "read"]
+
+
+def test_mcp_json_lines_log_with_error_results_resources_and_string_arguments(
+    tmp_path: Path,
+) -> None:
+    messages = [
+        {"jsonrpc": "2.0", "id": "a", "method": "tools/call",
+         "params": {"name": "open", "arguments": '{"path": "/tmp/x"}'}},
+        # isError: the error is what the client would show, resource and link blocks included
+        {"jsonrpc": "2.0", "id": "a", "result": {"isError": True, "content": [
+            {"type": "text", "text": "cannot open"},
+            {"type": "resource", "resource": {"uri": "file:///tmp/x", "text": "denied"}},
+            {"type": "resource_link", "uri": "file:///tmp/log"},
+            "junk",
+        ]}},
+        {"jsonrpc": "2.0", "method": "notifications/progress", "params": {}},
+        {"jsonrpc": "2.0", "id": "b", "method": "tools/call",
+         "params": {"name": "list", "arguments": None}},
+        {"jsonrpc": "2.0", "id": "b", "duration": True, "result": {"content": [
+            {"type": "resource", "resource": {"uri": "file:///tmp"}},
+        ]}},
+        {"jsonrpc": "2.0", "id": "c", "method": "tools/call", "params": {"name": "ping"}},
+        {"jsonrpc": "2.0", "id": "c", "error": "gone"},
+        {"jsonrpc": "2.0", "id": "d", "method": "tools/call", "params": {"name": "stat"}},
+        {"jsonrpc": "2.0", "id": "d", "result": {"isError": True, "content": []}},
+        {"jsonrpc": "2.0", "id": "e", "method": "tools/call", "params": {"name": "echo"}},
+        {"jsonrpc": "2.0", "id": "e", "result": "bare"},
+    ]  # fmt: skip
+    path = tmp_path / "log.jsonl"
+    # One message per line, with a blank line in between (JSON Lines)
+    path.write_text(
+        "\n".join(json.dumps(m) for m in messages[:3])
+        + "\n\n"
+        + "\n".join(json.dumps(m) for m in messages[3:])
+    )
+    calls = load_trace(path)
+    assert [(c.tool, c.args, c.result, c.is_error) for c in calls] == [
+        ("open", {"path": "/tmp/x"}, None, True),
+        ("list", {}, "file:///tmp", False),  # a resource without text: its uri
+        ("ping", {}, None, True),
+        ("stat", {}, None, True),
+        ("echo", {}, "bare", False),  # no content: the raw result
+    ]
+    errors = [(c.metadata or {}).get("error") for c in calls]
+    assert errors[0] == "cannot open\ndenied\nfile:///tmp/log"
+    assert errors[2] == "gone"
+    assert errors[3] == "the tool reported an error"
+    # a duration that is not a number (True) is not taken
+    assert calls[1].duration is None
+
+
+@pytest.mark.parametrize(
+    ("messages", "message"),
+    [
+        ([{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {}}],
+         "message 0: tools/call without params.name"),
+        ([{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+           "params": {"name": "f", "arguments": [1]}}],
+         r"message 0 \(f\): params.arguments must be an object, got \[1\]"),
+    ],
+)  # fmt: skip
+def test_mcp_calls_without_a_name_or_with_list_arguments_are_refused(
+    tmp_path: Path, messages: list[Any], message: str
+) -> None:
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(messages))
+    with pytest.raises(ValueError, match=message):
+        load_trace(path, format="mcp")
+
+
+def test_a_trace_file_that_is_not_utf8_text(tmp_path: Path) -> None:
+    path = tmp_path / "trace.json"
+    path.write_bytes(b"\xff\xfe[\x00]\x00")
+    with pytest.raises(ValueError, match=r"trace.json: not a text file \(expected UTF-8 JSON\)"):
+        load_trace(path)
 
 
 def test_adapters_read_their_format_and_refuse_others() -> None:

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
+from scorekit._arg_types import unit_interval, whole_number
 from scorekit._rounding import format_bound, format_score
 from scorekit._text_table import terminal_width
 from scorekit.batch._errors import DatasetError, JudgeOutageError
@@ -39,29 +39,6 @@ EXIT_BAD_INPUT = 2
 EXIT_JUDGE_FAILED = 3
 EXIT_INTERRUPTED = 130
 REPORT_FORMATS = ("html", "json", "md")
-
-
-def _count(minimum: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text}")
-        return value
-
-    return parse
-
-
-def _unit(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text}")
-    return value
 
 
 def add_dataset_arguments(parser: argparse.ArgumentParser, main_score: str) -> None:
@@ -87,8 +64,8 @@ def add_dataset_arguments(parser: argparse.ArgumentParser, main_score: str) -> N
         help="local: worker processes on this machine (default); ray: Ray Data (needs"
         " llm-scorekit[ray])",
     )
-    run.add_argument("--workers", type=_count(1), metavar="N", help="worker processes")
-    run.add_argument("--batch-size", type=_count(1), metavar="N", help="rows per batch")
+    run.add_argument("--workers", type=whole_number(1), metavar="N", help="worker processes")
+    run.add_argument("--batch-size", type=whole_number(1), metavar="N", help="rows per batch")
     run.add_argument(
         "-o",
         "--output",
@@ -102,13 +79,13 @@ def add_dataset_arguments(parser: argparse.ArgumentParser, main_score: str) -> N
     )
     run.add_argument(
         "--max-errors",
-        type=_count(0),
+        type=whole_number(0),
         metavar="N",
         help="stop once more than N rows could not be scored (exit 2)",
     )
     run.add_argument(
         "--min-mean",
-        type=_unit,
+        type=unit_interval,
         metavar="X",
         help=f"exit 1 when the mean {main_score} is below X",
     )

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import gc
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from scorekit._gc_pause import gc_paused
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import RowError
 from scorekit.batch._jsonlines import decode_lines
@@ -31,7 +31,6 @@ __all__ = [
     "RowBatch",
     "RowError",
     "freeze_heap",
-    "gc_paused",
     "result_columns",
     "score_batch",
 ]
@@ -216,22 +215,6 @@ def row_id(value: Any) -> str | None:
     if isinstance(value, int):
         return str(value)
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (a task with ``pause_gc`` is scored under it).
-
-    A batch allocates many small containers that hold no cycles; while a batch is alive the
-    collector would rescan them again and again (20-30% of the time of a tool-call batch).
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def freeze_heap() -> bool:

@@ -212,13 +212,18 @@ def write_dataset_report(
     return write_text(path, text, secrets)
 
 
-def report_format(report: str | None, output: str | os.PathLike[str] | None) -> str | None:
+def report_format(
+    report: str | None,
+    output: str | os.PathLike[str] | None,
+    formats: Sequence[str] = ("json", "md", "html", "csv"),
+) -> str | None:
     """The format of a command's ``--report FMT -o PATH`` pair: ``FMT``, else the suffix of
-    ``PATH`` (``.json``, ``.html``, ``.md``, ``.csv``), or ``None`` when neither is given.
+    ``PATH`` (``.json``, ``.html``/``.htm``, ``.md``/``.markdown``, ``.csv``) when it names
+    one of ``formats`` (those the command writes), or ``None`` when neither is given.
 
     Raises:
-        ValueError: ``--report`` without ``-o``, or an ``-o`` whose suffix names no format
-            (the message says what to add).
+        ValueError: ``--report`` without ``-o``, or an ``-o`` whose suffix names none of
+            ``formats`` (the message says what to add).
 
     Example:
         >>> report_format(None, "out/report.md"), report_format("html", "r.txt")
@@ -229,9 +234,9 @@ def report_format(report: str | None, output: str | os.PathLike[str] | None) -> 
     if report or output is None:
         return report or None
     fmt = _SUFFIXES.get(Path(output).suffix.lower())
-    if fmt is None:
+    if fmt is None or fmt not in formats:
         raise ValueError(
             f"-o {os.fspath(output)}: cannot tell the report format from the suffix; "
-            "add --report json|md|html|csv"
+            f"add --report {'|'.join(formats)}"
         )
     return fmt

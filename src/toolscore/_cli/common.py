@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import math
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +17,6 @@ __all__ = [
     "add_format_option",
     "add_snapshot_dir_option",
     "snapshot_store",
-    "unit_interval",
 ]
 
 EXIT_OK = 0
@@ -63,18 +60,3 @@ def snapshot_store(args: argparse.Namespace) -> SnapshotStore:
     if root.exists() and not root.is_dir():
         raise CommandError(f"--dir {root}: is a file, not a snapshot folder")
     return SnapshotStore(root)
-
-
-def unit_interval(flag: str) -> Callable[[str], float]:
-    """An argparse ``type`` for a number between 0 and 1, whose errors name ``flag``."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{flag} must be a number, got {text!r}") from None
-        if not math.isfinite(value) or not 0.0 <= value <= 1.0:
-            raise argparse.ArgumentTypeError(f"{flag} must be between 0.0 and 1.0, got {text}")
-        return value
-
-    return parse

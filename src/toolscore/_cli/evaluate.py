@@ -12,6 +12,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from scorekit._arg_types import unit_interval
 from scorekit._rounding import format_bound, format_score
 from scorekit._text_table import fitted_lines
 from toolscore._cli.common import (
@@ -19,7 +20,6 @@ from toolscore._cli.common import (
     EXIT_OK,
     CommandError,
     add_format_option,
-    unit_interval,
 )
 
 if TYPE_CHECKING:
@@ -28,13 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = ["register"]
 
-_REPORT_SUFFIXES = {
-    ".json": "json",
-    ".md": "md",
-    ".markdown": "md",
-    ".html": "html",
-    ".htm": "html",
-}
 _COLUMNS = (
     ("tool_f1", "tool_f1"),
     ("argument_f1", "arg_f1"),
@@ -120,7 +113,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     ev.add_argument("trace", help="recorded calls: provider response, MCP log, OTel spans...")
     ev.add_argument(
         "--min-score",
-        type=unit_interval("--min-score"),
+        type=unit_interval,
         default=0.9,
         help="passing score (default 0.9)",
     )
@@ -164,7 +157,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     cmp.add_argument(
         "--min-score",
-        type=unit_interval("--min-score"),
+        type=unit_interval,
         default=None,
         help="exit 1 if any trace scores below it",
     )
@@ -181,18 +174,12 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def _report_format(args: argparse.Namespace) -> str | None:
-    if args.report and not args.output:
-        raise CommandError(f"--report {args.report} needs -o PATH (where to write it)")
-    if args.output and not args.report:
-        fmt = _REPORT_SUFFIXES.get(Path(args.output).suffix.lower())
-        if fmt is None:
-            raise CommandError(
-                f"-o {args.output}: cannot tell the report format from the suffix; "
-                "add --report json|md|html|csv"
-            )
-        return fmt
-    report: str | None = args.report
-    return report
+    from scorekit.report import report_format
+
+    try:
+        return report_format(args.report, args.output or None)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def _settings(

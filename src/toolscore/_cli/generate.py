@@ -6,19 +6,10 @@ import argparse
 from collections import Counter
 from typing import Any, TextIO
 
+from scorekit._arg_types import whole_number
 from toolscore._cli.common import EXIT_OK, CommandError
 
 __all__ = ["register"]
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--count must be a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"--count must be at least 1, got {value}")
-    return value
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
@@ -36,7 +27,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="PATH",
         help='JSON file of function definitions (a list, OpenAI tool entries, or {"tools": [...]})',
     )
-    p.add_argument("--count", "-n", type=_count, default=10, help="cases per function (default 10)")
+    p.add_argument(
+        "--count", "-n", type=whole_number(1), default=10, help="cases per function (default 10)"
+    )
     p.add_argument(
         "--output", "-o", default="gold_calls.json", help="where to write (default gold_calls.json)"
     )

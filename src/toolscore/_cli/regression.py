@@ -6,12 +6,12 @@ import argparse
 import json
 from typing import Any, TextIO
 
+from scorekit._arg_types import unit_interval
 from toolscore._cli.common import (
     EXIT_BELOW,
     EXIT_OK,
     CommandError,
     add_format_option,
-    unit_interval,
 )
 
 __all__ = ["register"]
@@ -35,7 +35,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     p.add_argument(
         "--threshold",
         "-t",
-        type=unit_interval("--threshold"),
+        type=unit_interval,
         default=0.05,
         help="largest allowed worsening of a metric (default 0.05)",
     )

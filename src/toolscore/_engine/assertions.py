@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ToolScoreAssertionError",
     "assert_tools",
+    "call_sync_agent",
     "cases",
     "check_min_score",
     "check_response",
@@ -176,6 +177,19 @@ def _is_async_callable(agent: Any) -> bool:
     return call is not None and inspect.iscoroutinefunction(call)
 
 
+def call_sync_agent(agent: Callable[..., Any], prompt: Any, instead: str) -> Any:
+    """``agent(prompt)`` for a synchronous agent; an async one is a ``TypeError`` naming
+    ``instead`` (what to call for it), and so is an awaitable returned (it is closed unrun)."""
+    if _is_async_callable(agent):
+        raise TypeError(f"the agent is an async function; use {instead} instead")
+    response = agent(prompt)
+    if inspect.isawaitable(response):
+        if inspect.iscoroutine(response):
+            response.close()  # never awaited: no "coroutine was never awaited" warning
+        raise TypeError(f"the agent returned an awaitable; use {instead} instead")
+    return response
+
+
 def _agent_threshold(agent: Any, min_score: float | None) -> float | None:
     """Check ``min_score``, then that ``agent`` is callable; return the threshold."""
     threshold = None if min_score is None else check_min_score(min_score)
@@ -232,13 +246,7 @@ def test_agent(
     __tracebackhide__ = True
     started = time.perf_counter()
     threshold = _agent_threshold(agent, min_score)
-    if _is_async_callable(agent):
-        raise TypeError("agent is an async function; use toolscore.test_agent_async instead")
-    response = agent(input)
-    if inspect.isawaitable(response):
-        if inspect.iscoroutine(response):
-            response.close()
-        raise TypeError("agent returned an awaitable; use toolscore.test_agent_async instead")
+    response = call_sync_agent(agent, input, "toolscore.test_agent_async")
     return _score_response("test_agent", response, expected, weights, strict, threshold, started)
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from toolscore._engine.compare import values_match
 
-__all__ = ["ArgumentCount", "count_pair", "missed_units", "prf"]
+__all__ = ["ArgumentCount", "count_pair", "missed_units", "prf", "units"]
 
 
 @dataclass(frozen=True)
@@ -52,19 +52,24 @@ def count_pair(
     if expected_args is None:
         return ArgumentCount(1, 1, 1)
     actual_args = actual_args or {}
-    if not expected_args:
-        return ArgumentCount(1, 1, 1) if not actual_args else ArgumentCount(0, 1, len(actual_args))
-    if not actual_args:
-        return ArgumentCount(0, len(expected_args), 1)
     agree = present = 0
     for name, value in expected_args.items():
         if name in actual_args:
             present += 1
             if values_match(value, actual_args[name], strict):
                 agree += 1
-    if named_only:
-        return ArgumentCount(agree, len(expected_args), max(present, 1))
-    return ArgumentCount(agree, len(expected_args), len(actual_args))
+    return units(len(expected_args), len(actual_args), agree, present, named_only)
+
+
+def units(expected: int, actual: int, agree: int, present: int, named_only: bool) -> ArgumentCount:
+    """The units of a pair whose ``expected`` and ``actual`` arguments share ``present``
+    names, ``agree`` of them with values the rule accepts (the counting rule above, for every
+    way of comparing values)."""
+    if not expected:
+        return ArgumentCount(1, 1, 1) if not actual else ArgumentCount(0, 1, actual)
+    if not actual:
+        return ArgumentCount(0, expected, 1)
+    return ArgumentCount(agree, expected, max(present, 1) if named_only else actual)
 
 
 def missed_units(expected_args: dict[str, Any] | None) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,10 +100,17 @@ def argument_details(
 
 
 def jsonable(value: Any) -> Any:
-    """``value`` with every leaf that is not JSON (matchers, objects) replaced by its repr."""
+    """``value`` as JSON data: mappings become objects with string keys, lists and tuples
+    arrays, and every other leaf that is not JSON (matchers, objects) its repr.
+
+    Example:
+        >>> from toolscore import Regex
+        >>> jsonable({1: (Regex("^a"), None)})
+        {'1': ["Regex('^a')", None]}
+    """
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [jsonable(v) for v in value]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scorekit._gc_pause import gc_paused
 from toolscore._engine.calls import actual_calls, expected_calls
 from toolscore._engine.judging import has_semantic, prefetch_semantic
 from toolscore._engine.result import EvaluationResult
@@ -93,16 +93,10 @@ def evaluation(
     """
     # Reading and aligning a long trace allocates many small containers that hold no cycles;
     # the cyclic collector would rescan the growing heap again and again (superlinear time).
-    # Paused inline: a context manager costs more than a whole small evaluation's bookkeeping.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         gold = expected_calls(expected)
         trace = actual_calls(actual)
         if has_semantic(gold.args):
             # Every value a Semantic matcher may meet is judged in one batch before pairing.
             prefetch_semantic(gold.tools, gold.args, trace.tools, trace.args)
         return score_calls(gold, trace, strict, named_only)
-    finally:
-        if was_enabled:
-            gc.enable()

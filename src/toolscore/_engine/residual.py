@@ -13,7 +13,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from toolscore._engine.compare import NOT_CANONICAL, canonical
-from toolscore._engine.counts import ArgumentCount, count_pair
+from toolscore._engine.counts import ArgumentCount, count_pair, units
 
 __all__ = ["solve_residual"]
 
@@ -144,17 +144,13 @@ def _count_canonical(
     er: dict[str, Hashable], ac: dict[str, Hashable], named_only: bool
 ) -> ArgumentCount:
     """``count_pair`` on canonical forms (equal forms = values the rule calls equal)."""
-    if not er:
-        return ArgumentCount(1, 1, 1) if not ac else ArgumentCount(0, 1, len(ac))
-    if not ac:
-        return ArgumentCount(0, len(er), 1)
     agree = present = 0
     for k, v in er.items():
         if k in ac:
             present += 1
             if ac[k] == v:
                 agree += 1
-    return ArgumentCount(agree, len(er), max(present, 1) if named_only else len(ac))
+    return units(len(er), len(ac), agree, present, named_only)
 
 
 def _canonical_columns(

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from toolscore._engine.align import Alignment, align
 from toolscore._engine.calls import CallList
 from toolscore._engine.counts import prf
-from toolscore._engine.tool_metrics import edit_distance, selection_accuracy
+from toolscore._engine.tool_metrics import edit_distance, selection_accuracy, sequence_accuracy
 from toolscore._engine.weights import DEFAULT_WEIGHTS
 from toolscore.metrics.tool_correctness import required_recall
 
@@ -71,12 +71,8 @@ def score_calls(gold: CallList, trace: CallList, strict: bool, named_only: bool)
         alignment.agree, alignment.expected_units, alignment.actual_units
     )
     ev.selection_accuracy = selection_accuracy(e_tools, a_tools)
-    longest = max(n_gold, n_trace)
-    if e_tools == a_tools:
-        ev.edit_distance, ev.sequence_accuracy = 0, 1.0
-    else:
-        ev.edit_distance = edit_distance(e_tools, a_tools)
-        ev.sequence_accuracy = 1.0 - ev.edit_distance / longest
+    ev.edit_distance = 0 if e_tools == a_tools else edit_distance(e_tools, a_tools)
+    ev.sequence_accuracy = sequence_accuracy(e_tools, a_tools, ev.edit_distance)
     ev.redundant_rate = len(alignment.extra) / n_trace if n_trace else 0.0
     ev.required_call_recall = required_recall(gold, trace, alignment, strict, named_only)
     return ev

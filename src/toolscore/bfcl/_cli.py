@@ -28,6 +28,7 @@ __all__ = ["register"]
 
 _EXIT_OK, _EXIT_BELOW, _EXIT_BAD_INPUT = 0, 1, 2
 _ERRORS_SHOWN = 4
+_REPORT_FORMATS = ("json", "md", "html")
 
 
 def _accuracy(text: str) -> float:
@@ -103,7 +104,7 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--report",
-        choices=("json", "md", "html"),
+        choices=_REPORT_FORMATS,
         help="also write a report: one row per output (needs -o PATH)",
     )
     p.add_argument("-o", "--output", metavar="PATH", help="where to write the report")
@@ -131,7 +132,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore.bfcl._score import read_outputs, score
 
     try:
-        fmt = report_format(args.report, args.output)
+        fmt = report_format(args.report, args.output, _REPORT_FORMATS)
     except ValueError as exc:
         raise _BadInput(str(exc)) from None
     cases = load(args.questions, args.answers, category=args.category)

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolscore._engine.details import jsonable
 from toolscore.bfcl._inputs import read_answer, read_schemas, schema_named
 from toolscore.bfcl._output import (
     WRONG_FORMAT,
@@ -87,20 +88,10 @@ class BFCLVerdict:
             "error_type": self.error_type,
             "errors": list(self.errors),
             "checker": self.checker,
-            "calls": _jsonable(self.calls),
+            "calls": jsonable(self.calls),
             "matches": list(self.matches),
             "error_types": list(self.error_types),
         }
-
-
-def _jsonable(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if isinstance(value, Mapping):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    return repr(value)
 
 
 def checker_for(category: str | None, answer_calls: int, functions: int) -> str:

@@ -2,9 +2,14 @@
 
 Each function yields ``count`` expected calls: typical values ("normal"), the smallest values
 the schema allows ("boundary": ``minimum``, ``minLength``, ``minItems``) and the largest
-("edge": ``maximum``, ``maxLength``, ``maxItems``). Every generated argument satisfies its
-schema (types, enums, ranges, lengths, formats), except where a ``pattern`` has no example to
-copy. Values come from a seeded random source, so the same schema and seed give the same file.
+("edge": ``maximum``, ``maxLength``, ``maxItems``). The first normal case sends only the
+required arguments, with the schema's own examples or defaults; later ones send more arguments
+with varied values. Every generated argument satisfies its schema (types, enums, ranges,
+``multipleOf``, lengths, formats; local ``$ref``, ``allOf`` and ``anyOf`` are followed), except
+where a ``pattern`` has no example to copy. Values come from a seeded random source, so the
+same schema and seed give the same file. The values come from the generator the MCP
+scorecard's scenarios use (:mod:`toolscore._engine.schema_values`); none points at the
+network (URIs are ``data:`` URIs, hosts are loopback).
 
 Example:
     >>> fn = {"name": "get_weather", "parameters": {"type": "object",
@@ -24,6 +29,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from toolscore._engine.schema_values import SchemaValues, json_types
+
 __all__ = [
     "VARIATIONS",
     "function_definitions",
@@ -37,32 +44,8 @@ __all__ = [
 
 VARIATIONS = ("normal", "boundary", "edge")
 
-_FORMATS = {
-    "date": "2025-01-15",
-    "date-time": "2025-01-15T09:30:00Z",
-    "time": "09:30:00",
-    "email": "ada@example.org",
-    "uri": "https://example.org/page",
-    "url": "https://example.org/page",
-    "uuid": "6f1c2b9e-3d4a-4c5b-9e8f-0a1b2c3d4e5f",
-    "ipv4": "198.51.100.7",
-    "ipv6": "2001:db8::7",
-    "hostname": "api.example.org",
-}
-# Argument names that suggest a kind of value (checked as substrings of the lowercased name).
-_NAMED: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("email", ("ada@example.org", "grace@example.net", "linus@example.com")),
-    ("url", ("https://example.org/page", "https://example.net/docs", "https://example.com/a")),
-    ("date", ("2025-01-15", "2025-06-30", "2026-02-01")),
-    ("city", ("Lisbon", "Osaka", "Toronto")),
-    ("country", ("PT", "JP", "CA")),
-    ("path", ("reports/summary.txt", "data/input.csv", "notes/todo.md")),
-    ("file", ("summary.txt", "input.csv", "todo.md")),
-    ("query", ("noise cancelling headphones", "vegan ramen near me", "python dataclasses")),
-    ("name", ("Ada Lovelace", "Grace Hopper", "Alan Turing")),
-    ("message", ("Your order has shipped.", "Meeting moved to 3pm.", "Thanks for the report.")),
-    ("id", ("A-1001", "B-2002", "C-3003")),
-)
+# What each variation asks the engine's generator for: the smallest or the largest value.
+_EXTREME = {"normal": None, "boundary": "low", "edge": "high"}
 
 
 def schema_types(param_schema: Mapping[str, Any]) -> list[str]:
@@ -72,10 +55,7 @@ def schema_types(param_schema: Mapping[str, Any]) -> list[str]:
         >>> schema_types({"type": ["string", "null"]})
         ['string', 'null']
     """
-    declared = param_schema.get("type", "string")
-    names = declared if isinstance(declared, list) else [declared]
-    found = [n for n in names if isinstance(n, str)]
-    return found or ["string"]
+    return json_types(dict(param_schema)) or ["string"]
 
 
 def primary_schema_type(param_schema: Mapping[str, Any]) -> str:
@@ -89,41 +69,10 @@ def primary_schema_type(param_schema: Mapping[str, Any]) -> str:
     return next((t for t in types if t != "null"), types[0])
 
 
-def _string(name: str, schema: Mapping[str, Any], variation: str, rng: random.Random) -> str:
-    low = int(schema.get("minLength", 0) or 0)
-    high = schema.get("maxLength")
-    if str(schema.get("format")) in _FORMATS:  # a well-formed value is both smallest and largest
-        return _FORMATS[str(schema["format"])]
-    if variation == "boundary":
-        return "x" * low if low or high == 0 else "x"
-    if variation == "edge" and high is not None:
-        return "x" * int(high)
-    options = next((vals for key, vals in _NAMED if key in name.lower()), None)
-    value = rng.choice(options) if options else f"{name}-{rng.randint(1, 999)}"
-    if len(value) < low:
-        value = value + "x" * (low - len(value))
-    return value if high is None else value[: int(high)]
-
-
-def _number(schema: Mapping[str, Any], variation: str, rng: random.Random, whole: bool) -> float:
-    low = schema.get("minimum", schema.get("exclusiveMinimum"))
-    high = schema.get("maximum", schema.get("exclusiveMaximum"))
-    step = 1 if whole else 0.01
-    if "exclusiveMinimum" in schema and "minimum" not in schema and low is not None:
-        low = low + step
-    if "exclusiveMaximum" in schema and "maximum" not in schema and high is not None:
-        high = high - step
-    low = 0 if low is None else low
-    high = low + 100 if high is None else high
-    if variation == "boundary":
-        value: float = low
-    elif variation == "edge":
-        value = high
-    elif whole:
-        value = rng.randint(int(low), int(min(high, low + 50)))
-    else:
-        value = round(rng.uniform(low, min(high, low + 50)), 2)
-    return int(value) if whole else float(value)
+def _check_variation(variation: str) -> str | None:
+    if variation not in VARIATIONS:
+        raise ValueError(f"variation must be one of {', '.join(VARIATIONS)}, got {variation!r}")
+    return _EXTREME[variation]
 
 
 def generate_value_from_schema(
@@ -137,55 +86,18 @@ def generate_value_from_schema(
     Args:
         param_name: the parameter's name (it hints at realistic values: ``email``, ``city``).
         param_schema: its JSON schema.
-        variation: ``"normal"``, ``"boundary"`` (smallest allowed) or ``"edge"`` (largest).
+        variation: ``"normal"`` (a typical value: the schema's own example or default, else
+            one picked at random), ``"boundary"`` (the smallest allowed: ``minimum``,
+            ``minLength``, ``minItems``, the first of an ``enum``) or ``"edge"`` (the largest).
         rng: the random source (default: a fresh one seeded with 0, so results repeat).
 
     Example:
         >>> generate_value_from_schema("limit", {"type": "integer", "minimum": 1}, "boundary")
         1
     """
-    if variation not in VARIATIONS:
-        raise ValueError(f"variation must be one of {', '.join(VARIATIONS)}, got {variation!r}")
-    rng = rng or random.Random(0)
-    if "const" in param_schema:
-        return param_schema["const"]
-    enum = param_schema.get("enum")
-    if isinstance(enum, list) and enum:
-        return {"boundary": enum[0], "edge": enum[-1]}.get(variation, rng.choice(enum))
-    if variation == "normal":
-        examples = param_schema.get("examples")
-        if isinstance(examples, list) and examples:
-            return rng.choice(examples)
-        if param_schema.get("default") is not None:
-            return param_schema["default"]
-    kind = primary_schema_type(param_schema)
-    if kind == "string":
-        return _string(param_name, param_schema, variation, rng)
-    if kind in ("integer", "number"):
-        return _number(param_schema, variation, rng, whole=kind == "integer")
-    if kind == "boolean":
-        return {"boundary": False, "edge": True}.get(variation, rng.choice([True, False]))
-    if kind == "array":
-        low = int(param_schema.get("minItems", 1 if variation == "normal" else 0))
-        high = int(param_schema.get("maxItems", max(low, 3)))
-        size = {"boundary": low, "edge": high}.get(variation, rng.randint(low, max(low, high)))
-        items = param_schema.get("items") or {"type": "string"}
-        return [generate_value_from_schema(param_name, items, "normal", rng) for _ in range(size)]
-    if kind == "object":
-        return _object(param_schema, variation, rng)
-    return None
-
-
-def _object(schema: Mapping[str, Any], variation: str, rng: random.Random) -> dict[str, Any]:
-    properties = schema.get("properties") or {}
-    required = set(schema.get("required") or ())
-    out: dict[str, Any] = {}
-    for name, sub in properties.items():
-        # Typical calls leave some optional arguments out; boundary and edge cases pass all.
-        if variation == "normal" and name not in required and rng.random() < 0.5:
-            continue
-        out[name] = generate_value_from_schema(name, sub, variation, rng)
-    return out
+    extreme = _check_variation(variation)
+    values = SchemaValues(dict(param_schema), rng or random.Random(0))
+    return values.valid(dict(param_schema), 1, param_name, extreme=extreme)
 
 
 def function_definitions(data: Any) -> list[dict[str, Any]]:
@@ -242,18 +154,25 @@ def generate_cases(
     parameters = function.get("parameters") or {"type": "object", "properties": {}}
     name = str(function["name"])
     description = str(function.get("description") or f"Call {name}")
-    return [
-        {
-            "tool": name,
-            "args": _object(parameters, variation, rng),
-            "metadata": {
-                "description": description,
-                "variation": variation,
-                "schema": parameters,
-            },
-        }
-        for variation in plan
-    ]
+    values = SchemaValues(dict(parameters), rng)
+    cases = []
+    for index, variation in enumerate(plan):
+        extreme = _EXTREME[variation]
+        # The first normal case sends the required arguments with the schema's own examples;
+        # later ones more arguments and varied values (see SchemaValues.valid's variants).
+        args = values.arguments(dict(parameters), index, full=index > 0, extreme=extreme)
+        cases.append(
+            {
+                "tool": name,
+                "args": args,
+                "metadata": {
+                    "description": description,
+                    "variation": variation,
+                    "schema": parameters,
+                },
+            }
+        )
+    return cases
 
 
 def generate_from_openai_schema(

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from scorekit._arg_types import whole_number
 from toolscore._cli.common import CommandError
 
 if TYPE_CHECKING:
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from toolscore.mcp.scorecard import MCPScorecard
 
 __all__ = ["register"]
+
+_REPORT_FORMATS = ("json", "md")
 
 
 def _grade(text: str) -> str:
@@ -48,16 +51,6 @@ def _positive(kind: type[Any]) -> Any:
         return value
 
     return parse
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {text}")
-    return value
 
 
 def _add_server(p: argparse.ArgumentParser, *, timeout: bool = True) -> None:
@@ -112,7 +105,9 @@ def register(sub: Any) -> None:
         " schema, lint the definitions, estimate their token cost and grade the server A-F.",
     )
     _add_server(p)
-    p.add_argument("--cases", type=_count, default=3, help="happy paths per tool (default 3)")
+    p.add_argument(
+        "--cases", type=whole_number(0), default=3, help="happy paths per tool (default 3)"
+    )
     p.add_argument("--no-edge-cases", action="store_true", help="skip the edge cases")
     p.add_argument("--seed", type=int, default=0, help="scenario seed (default 0)")
     p.add_argument(
@@ -120,7 +115,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--max-restarts",
-        type=_count,
+        type=whole_number(0),
         default=6,
         help="restarts after a crash or hang before the rest is skipped (default 6)",
     )
@@ -131,7 +126,7 @@ def register(sub: Any) -> None:
         type=_grade,
         help="exit 1 when the grade is below this one (A-F)",
     )
-    p.add_argument("--report", choices=("json", "md"), help="also write a report (with -o)")
+    p.add_argument("--report", choices=_REPORT_FORMATS, help="also write a report (with -o)")
     p.add_argument("-o", "--output", metavar="PATH", help="where to write the report")
     p.add_argument("--json", action="store_true", help="print the JSON scorecard to stdout")
     p.add_argument(
@@ -279,17 +274,20 @@ def _cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if errors else 0
 
 
-def _write_report(card: MCPScorecard, args: argparse.Namespace, out: TextIO) -> None:
+def _report_format(args: argparse.Namespace) -> str | None:
+    from scorekit.report import report_format
+
+    try:
+        return report_format(args.report, args.output or None, _REPORT_FORMATS)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _write_report(
+    card: MCPScorecard, fmt: str | None, args: argparse.Namespace, out: TextIO
+) -> None:
     from toolscore.mcp.scorecard import scorecard_to_json, scorecard_to_markdown
 
-    fmt = args.report
-    if args.output and not fmt:
-        suffix = Path(args.output).suffix.lower()
-        fmt = {".json": "json", ".md": "md", ".markdown": "md"}.get(suffix)
-        if fmt is None:
-            raise CommandError(f"-o {args.output}: add --report json|md (unknown suffix)")
-    if fmt and not args.output:
-        raise CommandError(f"--report {fmt} needs -o PATH")
     if not fmt:
         return
     text = (
@@ -326,6 +324,7 @@ def _show(card: MCPScorecard, args: argparse.Namespace, out: TextIO) -> None:
 def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore.mcp.scorecard import grade_meets, score_server, scorecard_to_markdown
 
+    fmt = _report_format(args)  # before the server runs: a bad -o must not cost a whole run
     client = _client(args)
     try:
         card = score_server(
@@ -339,7 +338,7 @@ def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         client.close()
     _show(card, args, out)
-    _write_report(card, args, out)
+    _write_report(card, fmt, args, out)
     code = 0
     if args.min_grade and not grade_meets(card.grade, args.min_grade):
         sys.stderr.write(

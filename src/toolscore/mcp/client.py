@@ -394,7 +394,9 @@ class MCPClient:
             self.stderr_tail(),
         )
 
-    def _call_error(self, exc: BaseException, what: str, timeout: float) -> MCPError:
+    def _call_error(
+        self, exc: BaseException, what: str, timeout: float, conn: _Connection
+    ) -> MCPError:
         from mcp.shared.exceptions import MCPError as SDKError
 
         code = exc.code if isinstance(exc, SDKError) else None
@@ -402,9 +404,12 @@ class MCPClient:
             return MCPTimeoutError(
                 f"{self.describe()} did not answer {what} within {timeout:g} s{self._tail_note()}"
             )
-        conn = self._conn
-        gone = conn is None or bool(conn.lost) or code == -32000
+        gone = bool(conn.lost) or code == -32000
         if gone or isinstance(exc, (ConnectionError, EOFError)) or _is_closed(exc):
+            # The SDK's session outlives a dead server (it waits to be closed), so the call
+            # that finds the server gone marks this connection lost: ``connected`` is False
+            # from now on, before any other thread may call it (the harness relies on that).
+            conn.lost.append(exc)
             time.sleep(0.05)  # let the last stderr lines land before quoting them
             return MCPServerExitedError(
                 f"{self.describe()} closed the connection during {what}"
@@ -438,13 +443,13 @@ class MCPClient:
             return future.result(timeout=limit + _GRACE_SECONDS)
         except concurrent.futures.TimeoutError:
             future.cancel()
-            raise self._call_error(TimeoutError(), what, limit) from None
+            raise self._call_error(TimeoutError(), what, limit, conn) from None
         except MCPError:
             raise
         except BaseException as exc:
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
-            raise self._call_error(exc, what, limit) from None
+            raise self._call_error(exc, what, limit, conn) from None
 
     def ping(self, timeout: float | None = None) -> bool:
         """True when the server answers within ``timeout`` (default: 2 s or less).

@@ -25,7 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolscore.mcp._schema_values import LONG_STRING_LENGTH, UNICODE_SAMPLE, SchemaValues
+from toolscore._engine.schema_values import LONG_STRING_LENGTH, UNICODE_SAMPLE, SchemaValues
 from toolscore.mcp._tokens import estimate_tokens, tool_definition_tokens
 from toolscore.mcp.client import MCPError, MCPServerExitedError, MCPTimeoutError
 from toolscore.mcp.lint_rules import LintIssue, lint_tools

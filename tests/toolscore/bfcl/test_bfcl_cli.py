@@ -270,6 +270,7 @@ def test_the_report_format_comes_from_the_suffix(
         (["OUT", "-q", "Q", "-a", "A", "--min-accuracy", "1.5"], "--min-accuracy must be"),
         (["OUT", "-q", "Q", "-a", "A", "--report", "md"], "--report md needs -o PATH"),
         (["OUT", "-q", "Q", "-a", "A", "-o", "r.txt"], "cannot tell the report format"),
+        (["OUT", "-q", "Q", "-a", "A", "-o", "r.csv"], "add --report json|md|html"),
         (["BAD", "-q", "Q", "-a", "A"], "line 1: not valid JSON"),
         (["NOID", "-q", "Q", "-a", "A"], "output 'simple_python_999' has no question"),
         (["OUT", "-q", "Q"], "25 question(s) have no possible answer"),

@@ -1,10 +1,16 @@
-"""Values from a JSON Schema: valid ones for happy paths, invalid ones for edge cases.
+"""Values from a JSON Schema: valid ones (typical, smallest, largest) and invalid ones.
+
+The one value generator behind ``toolscore generate`` (gold cases:
+:mod:`toolscore.generators.synthetic`) and the MCP scorecard's scenarios
+(:mod:`toolscore.mcp.harness`: happy paths and edge cases).
 
 Deterministic: every choice comes from the ``random.Random`` the caller passes. Valid values
 prefer what the schema's author wrote (``examples``, ``default``, ``const``, ``enum``) and
-respect ``format``, ``minimum``/``maximum``, ``minLength``/``maxLength``, ``pattern`` (when one
-of a few candidates fits), ``minItems`` and ``required``. ``$ref`` (local), ``allOf``,
-``anyOf``/``oneOf`` and type lists are followed.
+respect ``format``, ``minimum``/``maximum``, ``multipleOf``, ``minLength``/``maxLength``,
+``pattern`` (when one of a few candidates fits), ``minItems``/``maxItems`` and ``required``.
+``$ref`` (local), ``allOf``, ``anyOf``/``oneOf`` and type lists are followed. An ``extreme``
+asks for the smallest (``"low"``: ``minimum``, ``minLength``, ``minItems``, every property) or
+the largest (``"high"``: ``maximum``, ``maxLength``, ``maxItems``) value the schema allows.
 
 No value points a server at the network: URIs are ``data:`` URIs, hosts are loopback, and an
 ``http(s)`` default or example is not used.
@@ -17,7 +23,10 @@ import random
 import re
 from typing import Any
 
-__all__ = ["LONG_STRING_LENGTH", "UNICODE_SAMPLE", "SchemaValues", "json_types"]
+__all__ = ["EXTREMES", "LONG_STRING_LENGTH", "UNICODE_SAMPLE", "SchemaValues", "json_types"]
+
+#: What ``extreme`` may be: the smallest or the largest value a schema allows.
+EXTREMES = ("low", "high")
 
 #: Length of the "very long string" edge case.
 LONG_STRING_LENGTH = 10_000
@@ -164,9 +173,19 @@ class SchemaValues:
         return None
 
     # -- valid values ------------------------------------------------------------------
-    def valid(self, schema: Any, variant: int = 0, name: str = "", depth: int = 0) -> Any:
+    def valid(
+        self,
+        schema: Any,
+        variant: int = 0,
+        name: str = "",
+        depth: int = 0,
+        *,
+        extreme: str | None = None,
+    ) -> Any:
         """A value ``schema`` accepts. Variant 0 is the plainest (the author's example,
-        default or first choice); other variants vary the choice."""
+        default or first choice); other variants vary the choice. ``extreme`` (``"low"`` or
+        ``"high"``) asks for the smallest or largest value instead (the author's examples are
+        not used then; a ``format`` or ``pattern`` string keeps its well-formed value)."""
         schema = self.resolve(schema)
         if depth > 8:
             return None
@@ -174,48 +193,62 @@ class SchemaValues:
             return schema["const"]
         enum = schema.get("enum")
         if isinstance(enum, list) and enum:
+            if extreme is not None:
+                return enum[0] if extreme == "low" else enum[-1]
             return enum[0] if variant == 0 else self.rng.choice(enum)
-        authored = self._authored(schema, variant)
+        authored = _NO_VALUE if extreme is not None else self._authored(schema, variant)
         if authored is not _NO_VALUE:
             return authored
         branches = self.branches(schema)
         if branches:
-            branch = branches[0] if variant == 0 else self.rng.choice(branches[:-1] or branches)
-            return self.valid(branch, variant, name, depth + 1)
+            plain = variant == 0 or extreme is not None
+            branch = branches[0] if plain else self.rng.choice(branches[:-1] or branches)
+            return self.valid(branch, variant, name, depth + 1, extreme=extreme)
         kind = self.kind(schema)
         if kind == "string":
-            return self._string(schema, variant, name)
+            return self._string(schema, variant, name, extreme)
         if kind in ("integer", "number"):
-            return self._number(schema, variant, kind == "integer")
+            return self._number(schema, variant, kind == "integer", extreme)
         if kind == "boolean":
+            if extreme is not None:
+                return extreme == "high"
             return True if variant == 0 else self.rng.choice([True, False])
         if kind == "null":
             return None
         if kind == "array":
-            return self._array(schema, variant, name, depth)
+            return self._array(schema, variant, name, depth, extreme)
         if kind == "object":
-            return self.arguments(schema, variant, full=variant > 0, depth=depth + 1)
-        return self._string({}, variant, name)  # untyped: a string is the usual guess
+            full = variant > 0 or extreme is not None
+            return self.arguments(schema, variant, full=full, depth=depth + 1, extreme=extreme)
+        return self._string({}, variant, name, extreme)  # untyped: a string is the usual guess
 
     def arguments(
-        self, schema: dict[str, Any], variant: int = 0, *, full: bool = True, depth: int = 0
+        self,
+        schema: dict[str, Any],
+        variant: int = 0,
+        *,
+        full: bool = True,
+        depth: int = 0,
+        extreme: str | None = None,
     ) -> dict[str, Any]:
         """An object for an object schema: required properties always, optional ones when
-        ``full`` (each with probability 3/4 for variants after the first)."""
+        ``full`` (each with probability 3/4 for variants after the second; every one with an
+        ``extreme``, which each property's value then takes)."""
         schema = self.resolve(schema)
         properties = schema.get("properties")
         properties = properties if isinstance(properties, dict) else {}
         required = [r for r in schema.get("required", []) or [] if isinstance(r, str)]
         out: dict[str, Any] = {}
         for prop, sub in properties.items():
-            wanted = prop in required or (full and (variant <= 1 or self.rng.random() < 0.75))
+            every = variant <= 1 or extreme is not None
+            wanted = prop in required or (full and (every or self.rng.random() < 0.75))
             # Left out, a parameter whose default is a web address makes the server go online.
             wanted = wanted or _is_network(self.resolve(sub).get("default"))
             if wanted:
-                out[prop] = self.valid(sub, variant, prop, depth)
+                out[prop] = self.valid(sub, variant, prop, depth, extreme=extreme)
         for prop in required:
             if prop not in out:  # required but not described: a string is the usual guess
-                out[prop] = self._string({}, variant, prop)
+                out[prop] = self._string({}, variant, prop, extreme)
         return out
 
     def _authored(self, schema: dict[str, Any], variant: int) -> Any:
@@ -232,9 +265,24 @@ class SchemaValues:
             return _NO_VALUE
         return candidates[0] if variant == 0 else candidates[-1]
 
-    def _string(self, schema: dict[str, Any], variant: int, name: str) -> str:
+    def _string(
+        self, schema: dict[str, Any], variant: int, name: str, extreme: str | None = None
+    ) -> str:
         fmt = schema.get("format")
         pool: list[str]
+        shaped = (isinstance(fmt, str) and fmt in _FORMATS) or isinstance(
+            schema.get("pattern"), str
+        )
+        if extreme is not None:
+            if not shaped:  # a format or pattern keeps its one well-formed value
+                low, high = schema.get("minLength"), schema.get("maxLength")
+                low = low if isinstance(low, int) and low > 0 else 0
+                high = high if isinstance(high, int) and high >= low else None
+                if extreme == "low":
+                    return "x" * low if low or high == 0 else "x"
+                if high is not None:
+                    return "x" * high
+            variant = 0
         if isinstance(fmt, str) and fmt in _FORMATS:
             pool = _FORMATS[fmt]
         else:
@@ -253,10 +301,17 @@ class SchemaValues:
             value = value[:high]
         return value
 
-    def _number(self, schema: dict[str, Any], variant: int, integer: bool) -> int | float:
+    def _number(
+        self, schema: dict[str, Any], variant: int, integer: bool, extreme: str | None = None
+    ) -> int | float:
         low, high = _bounds(schema, integer)
-        if variant == 0:
-            value: float = low if low is not None else (1 if high is None or high >= 1 else high)
+        value: float
+        if extreme == "low":
+            value = low if low is not None else (0 if high is None or high >= 0 else high)
+        elif extreme == "high":
+            value = high if high is not None else (low if low is not None else 0) + 100
+        elif variant == 0:
+            value = low if low is not None else (1 if high is None or high >= 1 else high)
         else:
             lo = low if low is not None else (0 if high is None or high >= 0 else high - 10)
             hi = high if high is not None else lo + 10
@@ -274,16 +329,25 @@ class SchemaValues:
             return int(value)
         return float(value)
 
-    def _array(self, schema: dict[str, Any], variant: int, name: str, depth: int) -> list[Any]:
+    def _array(
+        self, schema: dict[str, Any], variant: int, name: str, depth: int, extreme: str | None
+    ) -> list[Any]:
         items = schema.get("items")
         items = self.resolve(items) if isinstance(items, dict) else {}
         low = schema.get("minItems")
-        count = max(1, low if isinstance(low, int) else 0)
-        if variant > 0:
-            count += self.rng.randint(0, 2)
+        low = low if isinstance(low, int) and low > 0 else 0
         high = schema.get("maxItems")
-        if isinstance(high, int):
-            count = min(count, high)
+        high = high if isinstance(high, int) else None
+        if extreme == "low":
+            count = low
+        elif extreme == "high":
+            count = high if high is not None else max(low, 3)
+        else:
+            count = max(1, low)
+            if variant > 0:
+                count += self.rng.randint(0, 2)
+            if high is not None:
+                count = min(count, high)
         values: list[Any] = []
         for i in range(count):
             value = self.valid(items, variant + i, name, depth + 1)
