@@ -14,28 +14,13 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
+
+from bfcl_mutations import Case, Record
 
 TYPES = ("string", "integer", "float", "boolean", "array", "tuple", "dict", "any")
 ITEM_TYPES = ("string", "integer", "float", "boolean", "dict", "array")
 CATEGORIES = ("simple_python", "multiple", "parallel", "parallel_multiple", "live_simple")
-
-
-@dataclass
-class Record:
-    id: str
-    category: str
-    functions: list[dict[str, Any]]
-    ground_truth: list[dict[str, Any]]
-
-
-@dataclass
-class Case:
-    record: Record
-    kind: str
-    output: list[Any]
-    underscore_to_dot: bool
 
 
 class _Maker:
