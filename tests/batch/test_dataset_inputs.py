@@ -1,0 +1,148 @@
+"""Inputs and outputs of evaluate_dataset beyond the common case: every compression, a
+``.json`` file holding one array, files that cannot be read, outputs that cannot be resumed,
+and the gold file's error messages."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import lzma
+from pathlib import Path
+
+import pytest
+from datasets import GOLD, read_jsonl, tool_rows, write_jsonl
+
+import toolscore
+from scorekit.batch import DatasetError
+
+pytest.importorskip("pyarrow")
+
+# tool_rows cycles through four kinds scoring 1.0, 0.1, 1.0, 1.0 (datasets.SCORE): nine rows
+# hold seven that score 1.0 and two that score 0.1.
+NINE_MEAN = (7 * 1.0 + 2 * 0.1) / 9
+
+
+def _lines(n: int) -> bytes:
+    return "".join(json.dumps(r) + "\n" for r in tool_rows(n)).encode()
+
+
+@pytest.mark.parametrize(("suffix", "compress"), [(".bz2", bz2.compress), (".xz", lzma.compress)])
+def test_bz2_and_xz_json_lines_score_like_plain_ones(
+    tmp_path: Path, suffix: str, compress: object
+) -> None:
+    path = tmp_path / f"t.jsonl{suffix}"
+    path.write_bytes(compress(_lines(9)))  # type: ignore[operator]
+    summary = toolscore.evaluate_dataset(path, workers=1, progress=False)
+    assert (summary.rows, summary.errors) == (9, 0)
+    assert summary.mean == pytest.approx(NINE_MEAN)
+
+
+def test_a_json_file_may_hold_one_array_or_json_lines(tmp_path: Path) -> None:
+    array = tmp_path / "array.json"
+    array.write_text("\n  " + json.dumps(tool_rows(9), indent=1))  # leading blanks, then [
+    lines = tmp_path / "lines.json"
+    lines.write_bytes(_lines(9))
+    out = tmp_path / "out.jsonl"
+    summary = toolscore.evaluate_dataset(array, output=out, batch_size=4, progress=False)
+    assert summary.rows == 9 and summary.mean == pytest.approx(NINE_MEAN)
+    assert [(r["id"], r["row"]) for r in read_jsonl(out)] == [(f"t{i}", i) for i in range(9)]
+    assert toolscore.evaluate_dataset(lines, workers=1, progress=False).rows == 9
+
+
+def test_files_that_cannot_be_read_are_named_with_the_reason(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('[{"id": "a"},')
+    with pytest.raises(DatasetError, match=r"broken\.json: not valid JSON \(Expecting value"):
+        toolscore.evaluate_dataset(broken, workers=1, progress=False)
+    whole = gzip.compress(_lines(50))
+    torn = tmp_path / "torn.jsonl.gz"
+    torn.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(DatasetError, match=r"torn\.jsonl\.gz: cannot be read \(.*end-of-stream"):
+        toolscore.evaluate_dataset(torn, workers=1, progress=False)
+    plain = tmp_path / "plain.jsonl.gz"
+    plain.write_bytes(_lines(2))  # named .gz, not compressed
+    with pytest.raises(DatasetError, match=r"plain\.jsonl\.gz: cannot be read \(Not a gzipped"):
+        toolscore.evaluate_dataset(plain, workers=1, progress=False)
+
+
+def test_an_output_that_is_a_folder_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "out.jsonl"
+    folder.mkdir()
+    with pytest.raises(DatasetError, match=r"is a folder; give a file name"):
+        toolscore.evaluate_dataset(tool_rows(2), output=folder, progress=False)
+
+
+def test_a_resumed_json_lines_output_drops_a_torn_last_row_and_reads_compact_rows(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out.jsonl"
+    toolscore.evaluate_dataset(tool_rows(6), output=out, workers=1, progress=False)
+    reference = read_jsonl(out)
+    # Rows rewritten compactly by another tool still count as done; the last row cut in the
+    # middle of its value (as a kill during the write leaves it, here with its newline) is
+    # dropped and scored again.
+    compact = [json.dumps(r, separators=(",", ":")) for r in reference[:5]]
+    torn = json.dumps(reference[5])[:30]
+    out.write_text("\n".join([*compact, torn]) + "\n")
+    summary = toolscore.evaluate_dataset(
+        tool_rows(6), output=out, resume=True, workers=1, progress=False
+    )
+    assert (summary.resumed, summary.new_rows) == (5, 1)
+    assert read_jsonl(out) == reference
+
+
+def test_a_parquet_output_that_is_not_one_of_ours_is_not_resumed(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = tmp_path / "out.parquet"
+    out.write_bytes(b"these bytes are no Parquet file")
+    with pytest.raises(DatasetError, match=r"not a readable Parquet part"):
+        toolscore.evaluate_dataset(tool_rows(2), output=out, resume=True, progress=False)
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"question": ["q"], "answer": ["a"]}), other)
+    with pytest.raises(DatasetError, match=r"holds results of another kind of run"):
+        toolscore.evaluate_dataset(tool_rows(2), output=other, resume=True, progress=False)
+
+
+def test_a_gold_file_with_errors_is_named_with_what_is_wrong(tmp_path: Path) -> None:
+    rows = [{"id": "t0", "actual": GOLD}]
+    bad_object = tmp_path / "gold.json"
+    bad_object.write_text('{"t0": [')
+    with pytest.raises(DatasetError, match=r"gold\.json: not valid JSON"):
+        toolscore.evaluate_dataset(rows, gold_file=bad_object, progress=False)
+    bad_line = write_jsonl(tmp_path / "gold.jsonl", [{"id": "t0", "expected": GOLD}, "{oops"])
+    with pytest.raises(DatasetError, match=r"gold\.jsonl: a line is not valid JSON"):
+        toolscore.evaluate_dataset(rows, gold_file=bad_line, progress=False)
+    no_key = write_jsonl(tmp_path / "nokey.jsonl", [{"expected": GOLD}])
+    with pytest.raises(DatasetError, match=r"every row needs 'id' and 'expected'; got"):
+        toolscore.evaluate_dataset(rows, gold_file=no_key, progress=False)
+    empty = write_jsonl(tmp_path / "empty.jsonl", [])
+    with pytest.raises(DatasetError, match=r"empty\.jsonl: holds no gold rows"):
+        toolscore.evaluate_dataset(rows, gold_file=empty, progress=False)
+    with pytest.raises(ValueError, match=r"gold_file needs gold_key \(or id\)"):
+        toolscore.evaluate_dataset(rows, gold_file=no_key, id=None, progress=False)
+    with pytest.raises(ValueError, match=r"trace must name a column .*got ''"):
+        toolscore.evaluate_dataset(rows, trace="", progress=False)
+
+
+def test_rows_whose_key_or_text_columns_are_unusable_become_error_rows(tmp_path: Path) -> None:
+    gold_file = write_jsonl(tmp_path / "gold.jsonl", [{"id": "t0", "expected": GOLD}])
+    out = tmp_path / "out.jsonl"
+    toolscore.evaluate_dataset(
+        [
+            {"id": "t0", "actual": GOLD},
+            {"case": "t0", "actual": GOLD},  # no id: its gold cannot be found
+            {"id": "t0", "actual": "[{not json"},  # a text column that is not JSON
+        ],
+        gold_file=gold_file,
+        output=out,
+        workers=1,
+        progress=False,
+    )
+    got = read_jsonl(out)
+    assert got[0]["score"] == 1.0 and got[0]["error"] is None
+    assert got[1]["error_kind"] == "missing_column"
+    assert "the row has no 'id' value" in got[1]["error"]
+    assert got[2]["error"].startswith("'actual' holds text that is not JSON (")
