@@ -146,3 +146,49 @@ def test_rows_whose_key_or_text_columns_are_unusable_become_error_rows(tmp_path:
     assert got[1]["error_kind"] == "missing_column"
     assert "the row has no 'id' value" in got[1]["error"]
     assert got[2]["error"].startswith("'actual' holds text that is not JSON (")
+
+
+def test_sources_that_hold_nothing_to_read_are_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "readme.txt").write_text("no data here")
+    (folder / ".hidden.jsonl").write_bytes(_lines(1))  # hidden files are not data
+    with pytest.raises(DatasetError, match=r"notes: the folder holds no \.jsonl or \.parquet"):
+        toolscore.evaluate_dataset(folder, progress=False)
+    with pytest.raises(DatasetError, match=r"notes: holds no \.jsonl or \.parquet files"):
+        toolscore.evaluate_dataset(folder.as_uri(), progress=False)
+    with pytest.raises(DatasetError, match=r"nosuchscheme://bucket/x: cannot be listed \("):
+        toolscore.evaluate_dataset("nosuchscheme://bucket/x", progress=False)
+    for wrong, name in (({"id": "t0"}, "dict"), (42, "int")):
+        with pytest.raises(DatasetError, match=rf"source must be a path, .*; got {name}$"):
+            toolscore.evaluate_dataset(wrong, progress=False)  # type: ignore[arg-type]
+    fake = tmp_path / "fake.parquet"
+    fake.write_bytes(b"PAR1 but nothing else")
+    with pytest.raises(DatasetError, match=r"fake\.parquet: not a readable Parquet file \("):
+        toolscore.evaluate_dataset(fake, progress=False)
+
+
+def test_a_list_of_files_is_read_in_the_order_given(tmp_path: Path) -> None:
+    first = write_jsonl(tmp_path / "b.jsonl", tool_rows(6)[:4])
+    second = write_jsonl(tmp_path / "a.jsonl", tool_rows(6)[4:])
+    out = tmp_path / "out.jsonl"
+    summary = toolscore.evaluate_dataset(
+        [first, str(second)], output=out, workers=1, progress=False
+    )
+    assert summary.source == f"{first}, {second}"
+    assert [(r["id"], r["row"]) for r in read_jsonl(out)] == [(f"t{i}", i) for i in range(6)]
+
+
+def test_ids_of_any_json_type_are_written_as_text(tmp_path: Path) -> None:
+    ids: list[object] = [7, True, 1.5, {"b": 1, "a": "é"}, "plain", None]
+    rows = [{**row, "id": i} for row, i in zip(tool_rows(6), ids, strict=True)]
+    out = tmp_path / "out.jsonl"
+    toolscore.evaluate_dataset(rows, output=out, workers=1, progress=False)
+    assert [r["id"] for r in read_jsonl(out)] == [
+        "7",
+        "true",
+        "1.5",
+        '{"a": "é", "b": 1}',  # keys sorted: the same object gives the same id
+        "plain",
+        None,
+    ]
