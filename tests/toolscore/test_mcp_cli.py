@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 from pathlib import Path
@@ -12,16 +11,10 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP scorecard needs the mcp extra")
 
+from mcp_helpers import run_cli as run
 from mcp_helpers import server_command
 
-from toolscore.cli import main
 from toolscore.mcp import MCPStdioClient
-
-
-def run(argv: list[str]) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(argv, out=out)
-    return code, out.getvalue()
 
 
 def test_list_shows_every_tool_with_its_token_cost() -> None:

@@ -14,17 +14,11 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP scorecard needs the mcp extra")
 
+from mcp_helpers import run_cli as run
 from mcp_helpers import server_command
 
-from toolscore.cli import main
 from toolscore.mcp import MCPError, MCPHttpClient, MCPStdioClient
 from toolscore.mcp.recorder import MCPRecorder
-
-
-def run(argv: list[str]) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(argv, out=out)
-    return code, out.getvalue()
 
 
 def closed_url() -> str:
