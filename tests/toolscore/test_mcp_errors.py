@@ -83,32 +83,6 @@ def test_a_started_client_cannot_be_started_again_and_an_unknown_tool_is_a_tool_
 # -- toolscore mcp ... ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("argv", "message"),
-    [
-        (["mcp", "list", "--timeout", "soon", "--", "x"], "expected a number, got 'soon'"),
-        (["mcp", "list", "--timeout", "0", "--", "x"], "must be greater than 0, got 0"),
-        (["mcp", "test", "--concurrency", "0", "--", "x"], "must be greater than 0, got 0"),
-        (["mcp", "list", "--header", "no-colon", "https://h/mcp"], "write NAME:VALUE"),
-        (["mcp", "list", "--header", ": v", "https://h/mcp"], "write NAME:VALUE"),
-        (["mcp", "list", "--header", "A: b", "--", "x"], "--header applies to a URL server"),
-        (
-            ["mcp", "list", "--config", "mcp.json", "--", "x"],
-            "give the server either as a command/URL or with --config",
-        ),
-        (["mcp", "record", "-o", "t.jsonl", "https://h/mcp"], "record relays a stdio server"),
-    ],
-)
-def test_bad_arguments_exit_2_with_one_line(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    code, _ = run(argv)
-    err = capsys.readouterr().err
-    assert code == 2
-    assert message in err
-    assert "Traceback" not in err
-
-
 def test_an_unreachable_url_exits_2_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
     url = closed_url()
     code, _ = run(["mcp", "lint", "--timeout", "5", "--header", "Authorization: Bearer t", url])
