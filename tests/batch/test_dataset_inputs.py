@@ -8,6 +8,7 @@ import bz2
 import gzip
 import json
 import lzma
+import re
 from pathlib import Path
 
 import pytest
@@ -192,3 +193,28 @@ def test_ids_of_any_json_type_are_written_as_text(tmp_path: Path) -> None:
         "plain",
         None,
     ]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("workers", 0, "workers must be a whole number >= 1 or None; got 0"),
+        ("workers", 2.0, "workers must be a whole number >= 1 or None; got 2.0"),
+        ("batch_size", True, "batch_size must be a whole number >= 1 or None; got True"),
+        ("max_errors", -1, "max_errors must be a whole number >= 0 or None; got -1"),
+    ],
+)
+def test_run_options_must_be_whole_numbers(option: str, value: object, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        toolscore.evaluate_dataset(tool_rows(2), progress=False, **{option: value})  # type: ignore[arg-type]
+
+
+def test_max_errors_zero_stops_at_the_first_bad_row_and_none_never_stops(tmp_path: Path) -> None:
+    rows: list[object] = [*tool_rows(2), "{oops", *tool_rows(4)[2:]]
+    source = write_jsonl(tmp_path / "t.jsonl", rows)
+    stopped = toolscore.evaluate_dataset(
+        source, max_errors=0, batch_size=1, workers=1, progress=False
+    )
+    assert stopped.stopped is not None and stopped.errors == 1
+    whole = toolscore.evaluate_dataset(source, max_errors=None, workers=1, progress=False)
+    assert whole.stopped is None and (whole.rows, whole.errors) == (5, 1)
