@@ -172,3 +172,42 @@ def test_texts_score_eval_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[
     )
     _, err = capsys.readouterr()
     assert code == 3 and "cannot import 'no.such.module'" in err
+
+
+def test_json_output_carries_no_pass_fail_or_report_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = str(write_jsonl(tmp_path / "t.jsonl", tool_rows(8)))
+    out = tmp_path / "run.jsonl"
+    # mean (6 * 1.0 + 2 * 0.1) / 8 = 0.775: below 0.78 exits 1, above 0.77 exits 0
+    for bound, expected_code in (("0.78", 1), ("0.77", 0)):
+        code, stdout, _ = _tools(
+            capsys, "eval-dataset", source, "--json", "--min-mean", bound, "--no-progress",
+            "-o", str(out), "--report", "json",
+        )  # fmt: skip
+        assert code == expected_code
+        assert json.loads(stdout)["mean"] == pytest.approx(0.775)  # nothing but the JSON
+    report = json.loads((tmp_path / "run.report.json").read_text())  # named after -o
+    assert report["mean"] == pytest.approx(0.775) and report["rows"] == 8
+
+
+def test_outputs_that_cannot_be_written_exit_two_naming_the_path(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = str(write_jsonl(tmp_path / "t.jsonl", tool_rows(4)))
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    code, _, err = _tools(
+        capsys, "eval-dataset", source, "--report", "md", "--report-path", str(folder),
+        "--no-progress",
+    )  # fmt: skip
+    assert code == 2
+    assert err == f"toolscore: error: cannot write report '{folder}': Is a directory\n"
+    a_file = tmp_path / "a-file"
+    a_file.write_text("")
+    code, _, err = _tools(
+        capsys, "eval-dataset", source, "-o", str(a_file / "out.jsonl"), "--no-progress"
+    )
+    assert code == 2
+    assert err.startswith(f"toolscore: error: {a_file}")
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

@@ -132,3 +132,19 @@ def test_llm_judge_limit_is_shared_by_the_workers_and_the_cache_by_the_processes
     assert fake_llm.calls == calls  # every reply came from the shared cache
     assert again.judge is not None and again.judge["cache_hits"] == 16 * 4
     assert again.scores == first.scores
+
+
+def test_a_judge_that_cannot_go_to_worker_processes_is_named_before_the_run(
+    judge_session: Session,
+) -> None:
+    from scorekit.batch import DatasetError
+
+    class LocalJudge(SentenceJudge):
+        """Defined inside a function: pickle cannot send it to another process."""
+
+    judge_session(LocalJudge())
+    with pytest.raises(DatasetError, match=r"the task cannot be sent to worker processes \(.*"
+                       r"\); use workers=1"):  # fmt: skip
+        pts.evaluate_dataset(pair_rows(4), workers=2, progress=False)
+    # one worker scores in this process: nothing is sent anywhere
+    assert pts.evaluate_dataset(pair_rows(4), workers=1, progress=False).rows == 4

@@ -206,3 +206,26 @@ def test_unwritable_report_path_is_bad_input(
     assert code == EXIT_BAD_INPUT
     err = capsys.readouterr().err
     assert "cannot write report" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("json:nope", "--provider 'json:nope': module 'json' has no attribute 'nope'"),
+        ("json:dumps", "--provider 'json:dumps': calling dumps() with no arguments failed: "),
+        (
+            "json:JSONDecoder",
+            "--provider 'json:JSONDecoder' gives JSONDecoder, which has no make_questions(text)"
+            " and answer_questions(text, questions) methods",
+        ),
+    ],
+)
+def test_a_custom_judge_that_is_no_judge_is_an_unusable_setting(
+    spec: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = _run(["compare", "--expected-text", "a", "--given-text", "a", "--provider", spec])
+    err = capsys.readouterr().err
+    assert (code, out) == (EXIT_BAD_INPUT, "")
+    assert err.count("\n") == 1
+    assert err.startswith("texts-score: error: unusable judge settings: ")
+    assert message in err

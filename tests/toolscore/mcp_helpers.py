@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import shutil
 import socket
@@ -76,3 +77,12 @@ def http_server() -> Iterator[str]:
             proc.wait()
         if proc.stderr:
             proc.stderr.close()
+
+
+def run_cli(argv: list[str]) -> tuple[int, str]:
+    """``toolscore ARGV`` in this process: the exit code and what it printed to stdout."""
+    from toolscore.cli import main
+
+    out = io.StringIO()
+    code = main(argv, out=out)
+    return code, out.getvalue()

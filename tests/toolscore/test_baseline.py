@@ -152,6 +152,23 @@ def test_compare_models(tmp_path: Path) -> None:
     assert table[-1].startswith("Best: perfect (score 1.0000,")
 
 
+def test_comparison_table_of_nothing_and_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.console import Console
+
+    from toolscore.comparison import print_comparison_table
+
+    assert render_comparison_table({}) == "No models to compare."
+    comparison = compare_models({"a": evaluate(GOLD, PERFECT), "b": evaluate(GOLD, HALF)})
+    del comparison["metrics"]["argument_f1"]  # a metric the report does not hold is left out
+    table = render_comparison_table(comparison)
+    assert "Argument F1" not in table and "Sequence Acc" in table
+    print_comparison_table(comparison)
+    assert capsys.readouterr().out == table + "\n"
+    console = Console(record=True, width=200)
+    print_comparison_table(comparison, console)
+    assert console.export_text() == table + "\n"
+
+
 def test_cli_regression(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

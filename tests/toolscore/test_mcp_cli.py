@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 from pathlib import Path
@@ -12,16 +11,10 @@ import pytest
 
 pytest.importorskip("mcp", reason="the MCP scorecard needs the mcp extra")
 
+from mcp_helpers import run_cli as run
 from mcp_helpers import server_command
 
-from toolscore.cli import main
 from toolscore.mcp import MCPStdioClient
-
-
-def run(argv: list[str]) -> tuple[int, str]:
-    out = io.StringIO()
-    code = main(argv, out=out)
-    return code, out.getvalue()
 
 
 def test_list_shows_every_tool_with_its_token_cost() -> None:
@@ -121,6 +114,17 @@ def test_config_files_select_a_server(tmp_path: Path) -> None:
         (["mcp", "test", "--report", "md", "--", "x"], "--report md needs -o PATH"),
         (["mcp", "list", "--server", "x", "--", "y"], "--server picks an entry of --config"),
         (["mcp", "list", "--config", "/nonexistent.json"], "no such MCP configuration file"),
+        (["mcp", "list", "--timeout", "soon", "--", "x"], "expected a number, got 'soon'"),
+        (["mcp", "list", "--timeout", "0", "--", "x"], "must be greater than 0, got 0"),
+        (["mcp", "test", "--concurrency", "0", "--", "x"], "must be greater than 0, got 0"),
+        (["mcp", "list", "--header", "no-colon", "https://h/mcp"], "write NAME:VALUE"),
+        (["mcp", "list", "--header", ": v", "https://h/mcp"], "write NAME:VALUE"),
+        (["mcp", "list", "--header", "A: b", "--", "x"], "--header applies to a URL server"),
+        (
+            ["mcp", "list", "--config", "mcp.json", "--", "x"],
+            "give the server either as a command/URL or with --config",
+        ),
+        (["mcp", "record", "-o", "t.jsonl", "https://h/mcp"], "record relays a stdio server"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(

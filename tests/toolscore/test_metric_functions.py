@@ -206,3 +206,23 @@ def test_cost_estimator() -> None:
         "percentage_savings": 25.0,
         "formatted_savings": "$1.00 (25.0% reduction)",
     }
+
+
+def test_cost_estimator_refuses_what_is_no_count_model_or_cost() -> None:
+    with pytest.raises(TypeError, match=r"takes a string, got int"):
+        estimate_tokens(5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"output_tokens must be a whole number .* got True"):
+        calculate_llm_cost("gpt-4o", 1, True)
+    with pytest.raises(ValueError, match=r"model must be a model name .* got ' '"):
+        calculate_llm_cost(" ", 1, 1)
+    # zero tokens still need a known model (else a typo would price a run at $0)
+    with pytest.raises(ValueError, match=r"no price known for model 'gtp-4o'"):
+        calculate_llm_cost("gtp-4o", 0, 0)
+    # a dict trace counts as its JSON: '{"a": "xxxx...x"}' is 9 + 391 = 400 characters
+    # -> 100 tokens -> 70 in, 30 out at gpt-4o's $2.50 / $10 per million
+    assert estimate_trace_cost({"a": "x" * 391}, "gpt-4o") == pytest.approx(
+        (70 * 2.5 + 30 * 10) / 1e6
+    )
+    for bad in (float("nan"), float("inf"), True, "1"):
+        with pytest.raises(ValueError, match=r"cost must be a finite number of dollars"):
+            format_cost(bad)  # type: ignore[arg-type]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from pathlib import Path
 
 import pytest
@@ -130,3 +132,59 @@ def test_cli_validate(
     assert "unknown matcher key '$regexp'" in capsys.readouterr().err
     assert main(["validate", "missing.json"]) == 2
     assert capsys.readouterr().err == "toolscore: error: missing.json: no such file\n"
+
+
+def test_detects_dependency_groups_and_poetry_and_skips_unreadable_files(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[dependency-groups]\ndev = ["langgraph>=0.2", {include-group = "x"}]\n'
+        '[tool.poetry.dependencies]\npython = "^3.11"\nanthropic = "*"\n'
+    )
+    (tmp_path / "requirements.txt").write_bytes(b"crewai\n\xff\xfe not utf-8\n")
+    assert detect_frameworks(tmp_path) == ["langgraph", "anthropic"]
+    (tmp_path / "pyproject.toml").write_text("[project\nbroken = ")  # not TOML: no hint from it
+    (tmp_path / "requirements.txt").unlink()
+    (tmp_path / "agent.py").write_text("import anthropic\n")
+    assert detect_frameworks(tmp_path) == ["anthropic"]  # the imports decide
+    assert render_test_file("no-such-framework") == render_test_file("generic")
+
+
+class _Terminal(io.StringIO):
+    """Keyboard input at a terminal: ``input()`` reads the typed line."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize(("typed", "chosen"), [("openai\n", "OpenAI"), ("\n", "LangGraph")])
+def test_cli_init_asks_at_a_terminal_when_several_frameworks_are_found(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    typed: str,
+    chosen: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("requirements.txt").write_text("langgraph\nopenai\n")
+    monkeypatch.setattr(sys, "stdin", _Terminal(typed))
+    assert main(["init", "--no-ci"]) == 0
+    out = capsys.readouterr().out
+    assert f"Frameworks: {', '.join(SUPPORTED_FRAMEWORKS)}\n" in out
+    assert "Write the tests for which framework? [langgraph] " in out
+    assert f"Writing tests for: {chosen}\n" in out
+
+
+def test_cli_init_refuses_an_unknown_answer_and_a_file_as_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("requirements.txt").write_text("langgraph\nopenai\n")
+    monkeypatch.setattr(sys, "stdin", _Terminal("crew\n"))
+    assert main(["init"]) == 2
+    assert capsys.readouterr().err == (
+        "toolscore: error: unknown framework 'crew'; pick one of the list or pass --framework\n"
+    )
+    assert not Path("tests").exists()
+    assert main(["init", "--dir", "requirements.txt"]) == 2
+    assert capsys.readouterr().err == (
+        "toolscore: error: --dir requirements.txt: is a file, not a project folder\n"
+    )

@@ -239,6 +239,32 @@ def test_provider_inference_and_config_errors() -> None:
         infer_provider(JudgeConfig(provider="openai", base_url="http://x"))
     with pytest.raises(Exception, match="not built in"):
         calculate_semantic_correctness(GOLD[:1], TRACE[:1], judge="claude-3-5-haiku")
+    assert infer_provider(JudgeConfig("gemini-2.0-flash")) == "gemini"
+    assert infer_provider(JudgeConfig("claude-x", provider="openai")) == "openai"  # it decides
+    with pytest.raises(ValueError, match=r"JudgeConfig\(provider='bedrock'\) is not one of"):
+        infer_provider(JudgeConfig(provider="bedrock"))
+    with pytest.raises(ValueError, match=r"needs base_url \(the Azure endpoint\)"):
+        infer_provider(JudgeConfig(provider="azure"))
+    with pytest.raises(Exception, match="the gemini judge is not built in"):
+        calculate_semantic_correctness(GOLD[:1], TRACE[:1], judge="gemini-2.0-flash")
+    for retries in (-1, True, 1.5):
+        with pytest.raises(ValueError, match=r"max_retries=\.\.\.\) must be an integer >= 0"):
+            calculate_semantic_correctness(
+                GOLD[:1],
+                TRACE[:1],
+                judge=JudgeConfig("m", base_url="http://127.0.0.1:1/v1", max_retries=retries),  # type: ignore[arg-type]
+            )
+
+
+def test_resolve_judge_passes_a_judge_through_and_refuses_other_objects() -> None:
+    from toolscore.metrics.llm_judge import resolve_judge
+
+    judge = resolve_judge(True)
+    assert resolve_judge(judge) is judge
+    with pytest.raises(
+        TypeError, match=r"judge must be True, a JudgeConfig or a model name, got int"
+    ):
+        resolve_judge(3)
 
 
 def test_a_slow_judge_times_out_as_an_error(

@@ -37,6 +37,13 @@ from toolscore.validators import (
         ({"status": "oops"}, None, True, False),
         ({"body": "ok"}, None, True, False),  # nothing shows the call succeeded
         (None, None, True, False),
+        ({"status": 201}, None, " 2XX ", True),  # a class is read without case or blanks
+        ({"status": 201}, None, "201", True),  # a status written as text
+        ({"status": 201}, None, "20x", False),  # not a class: one digit then "xx"
+        ({"status": 201}, None, "created", False),
+        ({"status": 1}, None, False, False),  # a bool is no status
+        ({"status": 200}, None, [True, "3xx"], False),
+        ({"status": 200}, None, 200.0, False),  # a float is no status
     ],
 )
 def test_http(result: object, metadata: object, expected: object, ok: bool) -> None:
@@ -112,6 +119,20 @@ def test_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert not FileSystemValidator(base_path=tmp_path, contains="x").validate(
         ToolCall("mkdir", {"path": "dir"}), True
     )
+    # a directory has no size or text: size and content conditions fail on it
+    assert not FileSystemValidator(base_path=tmp_path, max_size=10).validate(
+        ToolCall("mkdir", {"path": "dir"}), True
+    )
+    assert not FileSystemValidator(base_path=tmp_path, min_size=size + 1).validate(
+        ToolCall("w", {"file": "out.txt"}), True
+    )
+    (tmp_path / "latin.txt").write_bytes(b"caf\xe9 report")  # not UTF-8: no text to search
+    assert not FileSystemValidator(base_path=tmp_path, contains="report").validate(
+        ToolCall("w", {"file": "latin.txt"}), True
+    )
+    # a tool that answers with the path as plain text
+    assert base.validate(ToolCall("write", {}, result="out.txt"), True)
+    assert not base.validate(ToolCall("write", {}, result="   "), True)
     monkeypatch.chdir(tmp_path)  # relative paths resolve against the working directory
     assert FileSystemValidator().validate(ToolCall("write", {"path": "out.txt"}), True)
 
