@@ -69,15 +69,16 @@ def run_eval_dataset(args: argparse.Namespace, out: IO[str]) -> int:
     from pytest_texts_score._dataset import evaluate_dataset
     from scorekit._session import ScoreSession
     from scorekit.batch._cli import EXIT_BAD_INPUT, dataset_options, run_dataset_command
-    from scorekit.judges import JudgeError, SettingsError, resolve_settings
+    from scorekit.judges import JudgeConfigError, JudgeError, SettingsError, resolve_settings
 
-    overrides = {
-        name: getattr(args, name)
+    cli = {
+        f"llm_{name}": getattr(args, name)
         for name in args.judge_option_names
         if getattr(args, name) is not None
     }
     try:
-        settings = resolve_settings(overrides=overrides)
+        # Messages then name this command's own flags (--model, not --llm-model).
+        settings = resolve_settings(cli=cli, surface="cli")
     except SettingsError as exc:
         out.flush()
         import sys
@@ -106,6 +107,7 @@ def run_eval_dataset(args: argparse.Namespace, out: IO[str]) -> int:
         evaluate,
         prog="texts-score",
         out=out,
+        config_errors=(JudgeConfigError,),
         judge_errors=(JudgeError,),
         secrets=[settings.api_key],
     )

@@ -226,3 +226,32 @@ def test_a_cache_that_cannot_be_written_names_the_cli_flags(
     assert "point --cache-dir or SCOREKIT_CACHE_DIR at a writable folder" in message
     assert "turn the cache off with --cache off" in message
     assert "--llm-" not in message
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (
+            ["--provider", "openai"],
+            "The openai judge needs a model: --model; and an API key: --api-key or"
+            " OPENAI_API_KEY.",
+        ),
+        (["--cache", "maybe"], "--cache must be one of off, on, replay, got 'maybe'."),
+        (["--provider", "nope"], "--provider 'nope' is not local, openai, azure or"),
+    ],
+    ids=["openai", "cache", "unknown"],
+)
+def test_eval_dataset_names_its_own_flags_and_exits_2_for_unusable_settings(
+    flags: list[str],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    rows = tmp_path / "pairs.jsonl"
+    rows.write_text('{"id": 1, "expected": "Paris is in France.", "given": "Paris."}\n')
+    code, err = _cli(["eval-dataset", str(rows), *flags], capsys)
+    assert code == EXIT_BAD_INPUT, err
+    assert message in err
+    assert "--llm-" not in err and "ini llm_" not in err

@@ -143,8 +143,13 @@ def run_dataset_command(
     out: IO[str],
     judge_errors: tuple[type[BaseException], ...] = (),
     secrets: Iterable[str | None] = (),
+    config_errors: tuple[type[BaseException], ...] = (),
 ) -> int:
-    """Run ``evaluate``, print the summary, write the report, return the exit code."""
+    """Run ``evaluate``, print the summary, write the report, return the exit code.
+
+    ``config_errors`` are judge settings that name no usable judge (exit 2, bad input);
+    ``judge_errors`` a configured judge that failed (exit 3).
+    """
     err = sys.stderr
     if args.report_path and not args.report:
         return _fail(prog, err, EXIT_BAD_INPUT, "--report-path needs --report html|json|md")
@@ -159,6 +164,8 @@ def run_dataset_command(
         return EXIT_INTERRUPTED
     except JudgeOutageError as exc:
         return _fail(prog, err, EXIT_JUDGE_FAILED, str(exc))
+    except config_errors as exc:
+        return _fail(prog, err, EXIT_BAD_INPUT, f"unusable judge settings: {exc}")
     except judge_errors as exc:
         return _fail(prog, err, EXIT_JUDGE_FAILED, f"the judge failed: {exc}")
     except (DatasetError, ValueError, TypeError) as exc:
