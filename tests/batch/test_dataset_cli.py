@@ -171,7 +171,7 @@ def test_texts_score_eval_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[
         ["eval-dataset", source, "--provider", "no.such.module:Judge", "--no-progress"]
     )
     _, err = capsys.readouterr()
-    assert code == 3 and "cannot import 'no.such.module'" in err
+    assert code == 2 and "cannot import 'no.such.module'" in err  # unusable settings, as compare
 
 
 def test_json_output_carries_no_pass_fail_or_report_lines(

@@ -233,8 +233,7 @@ def test_a_cache_that_cannot_be_written_names_the_cli_flags(
     [
         (
             ["--provider", "openai"],
-            "The openai judge needs a model: --model; and an API key: --api-key or"
-            " OPENAI_API_KEY.",
+            "The openai judge needs a model: --model; and an API key: --api-key or OPENAI_API_KEY.",
         ),
         (["--cache", "maybe"], "--cache must be one of off, on, replay, got 'maybe'."),
         (["--provider", "nope"], "--provider 'nope' is not local, openai, azure or"),
