@@ -16,6 +16,7 @@ from texts_judges import (
 )
 
 import pytest_texts_score as pts
+from pytest_texts_score import evaluate_score
 from scorekit._session import ScoreSession
 from scorekit.judges import JudgeError, JudgeUnavailableError
 from scorekit.report import active_recorder
@@ -392,6 +393,9 @@ def test_an_alias_range_failure_names_the_alias_and_its_metric(scripted: Scripte
         lambda e, g: pts.texts_expect_f1_equal(e, g, 0.5),
         lambda e, g: pts.texts_agg_f1_min(e, g, 0.5, full_runs=2),
         lambda e, g: pts.texts_agg_f1_mean(e, g, 0.5, full_runs=2),
+        lambda e, g: evaluate_score.texts_evaluate_f1(e, g),
+        lambda e, g: evaluate_score.texts_evaluate_precision(e, g),
+        lambda e, g: evaluate_score.texts_evaluate_recall(e, g),
     ],
 )
 def test_a_text_that_is_not_a_str_is_named(
