@@ -68,6 +68,14 @@ REFERENCE_MODULES: dict[str, set[str]] = {
         "generate_markdown_report", "print_error", "print_evaluation_summary", "print_progress",
         "print_validation_result",
     },
+    # Toolscore 1.10's report submodules: the same functions as toolscore.reports.
+    "toolscore.reports.json_report": {"generate_json_report"},
+    "toolscore.reports.html_report": {"generate_html_report"},
+    "toolscore.reports.csv_report": {"generate_csv_report"},
+    "toolscore.reports.markdown_report": {"generate_markdown_report"},
+    "toolscore.reports.console_report": {
+        "print_error", "print_evaluation_summary", "print_progress", "print_validation_result",
+    },
     "toolscore.metrics": {
         "calculate_argument_f1", "calculate_cost_attribution", "calculate_cost_savings",
         "calculate_edit_distance", "calculate_invocation_accuracy", "calculate_latency",
@@ -187,6 +195,15 @@ def test_every_reference_module_imports_with_its_names(module: str) -> None:
     assert not missing, f"{module} lacks {missing}"
     for name in getattr(mod, "__all__", ()):
         assert hasattr(mod, name), f"{module}.__all__ names {name!r}, which is not there"
+
+
+def test_the_report_submodules_hold_the_one_implementation() -> None:
+    import toolscore.reports as reports
+
+    for module in [m for m in REFERENCE_MODULES if m.startswith("toolscore.reports.")]:
+        mod = importlib.import_module(module)
+        for name in REFERENCE_MODULES[module]:
+            assert getattr(mod, name) is getattr(reports, name), f"{module}.{name}"
 
 
 @pytest.mark.parametrize("dotted", sorted(REFERENCE_SIGNATURES))

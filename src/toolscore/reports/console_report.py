@@ -1,0 +1,16 @@
+"""``toolscore.reports.console_report``: Toolscore 1.10's module path for the console printers.
+
+The printers live in :mod:`toolscore.reports`; this module keeps code that imports them from
+here working.
+"""
+
+from __future__ import annotations
+
+from toolscore.reports import (
+    print_error,
+    print_evaluation_summary,
+    print_progress,
+    print_validation_result,
+)
+
+__all__ = ["print_error", "print_evaluation_summary", "print_progress", "print_validation_result"]

@@ -1,0 +1,11 @@
+"""``toolscore.reports.html_report``: Toolscore 1.10's path of :func:`generate_html_report`.
+
+The writer lives in :mod:`toolscore.reports` (one implementation on ``scorekit.report``);
+this module keeps code that imports it from here working.
+"""
+
+from __future__ import annotations
+
+from toolscore.reports import generate_html_report
+
+__all__ = ["generate_html_report"]

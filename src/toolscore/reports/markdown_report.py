@@ -1,0 +1,11 @@
+"""``toolscore.reports.markdown_report``: Toolscore 1.10's path of :func:`generate_markdown_report`.
+
+The writer lives in :mod:`toolscore.reports` (one implementation on ``scorekit.report``);
+this module keeps code that imports it from here working.
+"""
+
+from __future__ import annotations
+
+from toolscore.reports import generate_markdown_report
+
+__all__ = ["generate_markdown_report"]
