@@ -73,6 +73,8 @@ REFERENCE_MODULES: dict[str, set[str]] = {
     "toolscore.reports.html_report": {"generate_html_report"},
     "toolscore.reports.csv_report": {"generate_csv_report"},
     "toolscore.reports.markdown_report": {"generate_markdown_report"},
+    "toolscore.reports.findings": {"behavior_findings"},
+    "toolscore.debug": {"run_interactive_debug"},
     "toolscore.reports.console_report": {
         "print_error", "print_evaluation_summary", "print_progress", "print_validation_result",
     },
@@ -200,10 +202,43 @@ def test_every_reference_module_imports_with_its_names(module: str) -> None:
 def test_the_report_submodules_hold_the_one_implementation() -> None:
     import toolscore.reports as reports
 
-    for module in [m for m in REFERENCE_MODULES if m.startswith("toolscore.reports.")]:
+    for module in [
+        m for m in REFERENCE_MODULES if m.startswith("toolscore.reports.") and "findings" not in m
+    ]:
         mod = importlib.import_module(module)
         for name in REFERENCE_MODULES[module]:
             assert getattr(mod, name) is getattr(reports, name), f"{module}.{name}"
+
+
+def test_findings_are_severity_message_pairs_as_in_toolscore() -> None:
+    from toolscore.reports.findings import behavior_findings
+
+    result = toolscore.evaluate(
+        [{"tool": "read", "args": {}}],
+        [{"tool": "read", "args": {}}, {"tool": "rm", "args": {"path": "/"}}],
+        forbidden=[{"tool": "rm"}],
+    )
+    findings = behavior_findings(result)
+    assert findings[0][0] == "error" and "call 2 (rm)" in findings[0][1]
+    assert all(isinstance(f, tuple) and len(f) == 2 for f in findings)
+
+
+def test_the_debug_session_prints_every_issue_without_a_prompt() -> None:
+    import io
+
+    from rich.console import Console
+
+    from toolscore.debug import run_interactive_debug
+
+    result = toolscore.evaluate(
+        [{"tool": "search", "args": {"q": "NYC"}}, {"tool": "book", "args": {}}],
+        [{"tool": "search", "args": {"q": "Boston"}}],
+    )
+    buffer = io.StringIO()
+    run_interactive_debug(result, console=Console(file=buffer, width=200))
+    lines = buffer.getvalue().splitlines()
+    assert lines[0] == "Issues to fix, most urgent first:"
+    assert sum(line.lstrip().startswith("Fix: ") for line in lines) == 2  # book missing, q wrong
 
 
 @pytest.mark.parametrize("dotted", sorted(REFERENCE_SIGNATURES))

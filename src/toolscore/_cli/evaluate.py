@@ -344,15 +344,9 @@ def _extra_reports(args: argparse.Namespace) -> list[tuple[str, str | None]]:
 
 
 def _fix_lines(result: EvaluationResult) -> list[str]:
-    from toolscore.diff import build_eval_fix_list
+    from toolscore.debug import fix_lines
 
-    fixes = build_eval_fix_list(result.gold_calls, result.trace_calls, strict=result.strict)
-    if not fixes:
-        return ["Nothing to fix: every expected call was made as expected."]
-    lines = ["Issues to fix, most urgent first:"]
-    for n, fix in enumerate(fixes, 1):
-        lines += [f"  {n}. {fix.problem[0].upper()}{fix.problem[1:]}.", f"     Fix: {fix.fix}"]
-    return lines
+    return fix_lines(result)
 
 
 def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
