@@ -1,5 +1,6 @@
-"""Reading JSON lines: chunk boundaries anywhere in a line, line endings, blank lines, and
-decoding that gives the standard library's values and error messages."""
+"""Reading JSON lines: chunk boundaries anywhere in a line, byte ranges that cut a file for
+parallel reading, line endings, blank lines, and decoding that gives the standard library's
+values and error messages."""
 
 from __future__ import annotations
 
@@ -7,15 +8,23 @@ import gc
 import io
 import json
 import math
+import random
 from pathlib import Path
 
 import pytest
 
 import toolscore
 from scorekit.batch import _jsonlines, _readers
+from scorekit.batch._errors import DatasetError
 from scorekit.batch._jsonlines import decode_lines
-from scorekit.batch._readers import read_batches, split_chunks, split_lines
-from scorekit.batch._sources import resolve_source
+from scorekit.batch._readers import (
+    line_ranges,
+    read_batches,
+    read_line_range,
+    split_chunks,
+    split_lines,
+)
+from scorekit.batch._sources import SourceFile, resolve_source
 
 # "é" is two bytes (C3 A9), "€" three (E2 82 AC): a small read size cuts them in two.
 TEXT = (
@@ -71,6 +80,60 @@ def test_batches_number_rows_and_bytes_whatever_the_chunk_size(
     assert sizes == [batch_size] * (9 // batch_size) + ([9 % batch_size] if 9 % batch_size else [])
     assert [b.start for b in batches] == [sum(sizes[:i]) for i in range(len(sizes))]
     assert sum(b.nbytes for b in batches) == len(data)
+
+
+def _ranged(path: Path, parts: int, most: int, least: int) -> tuple[list[bytes], list[int]]:
+    file = resolve_source(path).files[0]
+    ranges = line_ranges(file, parts, most=most, least=least)
+    lines = [line for start, end in ranges for line in read_line_range(file, start, end)]
+    return lines, [end - start for start, end in ranges]
+
+
+@pytest.mark.parametrize("least", [1, 2, 3, 7, 13, 1 << 20])
+def test_byte_ranges_read_every_line_once_wherever_they_cut(tmp_path: Path, least: int) -> None:
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(TEXT)
+    lines, sizes = _ranged(path, 50, most=max(least, 5), least=least)
+    assert lines == LINES
+    assert sum(sizes) == len(TEXT)  # progress counts every byte once
+
+
+def test_byte_ranges_on_random_files_match_the_streaming_reader(tmp_path: Path) -> None:
+    rng = random.Random(7)
+    path = tmp_path / "rows.jsonl"
+    for _ in range(200):
+        # Long and empty lines, blank ones, CRLF, with or without a final newline: a range
+        # boundary falls anywhere, also inside a line longer than several ranges.
+        parts = [
+            rng.choice([b"", b" \r", b"x" * rng.choice([1, 2, 9, 40, 300])])
+            for _ in range(rng.randint(0, 30))
+        ]
+        data = rng.choice([b"\n", b"\r\n"]).join(parts) + rng.choice([b"", b"\n"])
+        path.write_bytes(data)
+        want = list(split_lines(io.BytesIO(data).read))
+        least = rng.choice([1, 2, 5, 33])
+        lines, sizes = _ranged(path, rng.randint(1, 40), most=least * 2, least=least)
+        assert lines == want, data
+        assert sum(sizes) == len(data)
+
+
+def test_files_that_cannot_be_cut_are_one_range() -> None:
+    assert line_ranges(SourceFile("a.jsonl.gz", "jsonl", "gzip", 10**9), 8, most=9, least=1) == [
+        (0, -1)
+    ]
+    assert line_ranges(SourceFile("a.json", "jsonl", None, 10**9), 8, most=9, least=1) == [(0, -1)]
+    assert line_ranges(SourceFile("a.jsonl", "jsonl", None, None), 8, most=9, least=1) == [(0, -1)]
+    assert line_ranges(SourceFile("a.jsonl", "jsonl", None, 0), 8, most=9, least=1) == [(0, 0)]
+    # About ``parts`` ranges, within the bounds.
+    assert len(line_ranges(SourceFile("a.jsonl", "jsonl", None, 1000), 8, most=999, least=1)) == 8
+    assert len(line_ranges(SourceFile("a.jsonl", "jsonl", None, 1000), 8, most=50, least=1)) == 20
+    assert len(line_ranges(SourceFile("a.jsonl", "jsonl", None, 1000), 8, most=999, least=500)) == 2
+
+
+def test_a_range_of_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
+    gone = SourceFile(str(tmp_path / "gone.jsonl"), "jsonl", None, 100)
+    with pytest.raises(DatasetError, match=r"gone\.jsonl: cannot be read \("):
+        read_line_range(gone, 0, 100)
 
 
 def test_decoding_gives_the_standard_librarys_values() -> None:

@@ -3,6 +3,8 @@ local engine, from JSON lines and from Parquet, for tool calls and for texts."""
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,9 @@ from scripted_judge import SentenceJudge, pair_rows
 import pytest_texts_score as pts
 import toolscore
 from scorekit._session import ScoreSession
+from scorekit.batch import _ray
+from scorekit.batch._readers import line_ranges
+from scorekit.batch._sources import resolve_source
 from scorekit.judges import resolve_settings
 
 pytest.importorskip("pyarrow")
@@ -59,6 +64,39 @@ def test_tool_rows_from_json_lines_score_the_same_on_ray(cluster: None, tmp_path
     assert remote == local
     assert [r["row"] for r in remote] == list(range(302))
     assert remote[300]["error_kind"] == "bad_json" and remote[301]["error_kind"] == "missing_column"
+
+
+def test_a_file_cut_into_many_byte_ranges_scores_as_the_local_engine_reads_it(
+    cluster: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ranges of a few hundred bytes: every boundary falls inside some line, blank lines and
+    # CRLF endings among them, and the last line has no newline.
+    monkeypatch.setattr(_ray, "_RANGE_LEAST", 300)
+    monkeypatch.setattr(_ray, "_RANGE_MOST", 700)
+    lines = [json.dumps(row).encode() for row in tool_rows(120)]
+    lines[50:50] = [b"", b"{not json", b"  \r"]
+    source = tmp_path / "cut.jsonl"
+    source.write_bytes(b"\r\n".join(lines[:70]) + b"\n" + b"\n".join(lines[70:]))
+    assert len(line_ranges(resolve_source(source).files[0], 8, most=700, least=300)) > 20
+
+    local, remote = _both(tmp_path, source, batch_size=16)
+    assert remote == local and len(remote) == 121
+    assert [r["row"] for r in remote] == list(range(121))
+    assert remote[50]["error_kind"] == "bad_json"
+
+
+def test_files_that_cannot_be_cut_score_the_same_on_ray(cluster: None, tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    rows = tool_rows(90)
+    with gzip.open(folder / "a.jsonl.gz", "wt", encoding="utf-8") as fh:
+        fh.writelines(json.dumps(row) + "\n" for row in rows[:30])
+    (folder / "b.json").write_text(json.dumps(rows[30:60]), encoding="utf-8")  # one array
+    write_jsonl(folder / "c.jsonl", rows[60:])
+
+    local, remote = _both(tmp_path, folder, batch_size=8)
+    assert remote == local and len(remote) == 90
+    assert [r["id"] for r in remote] == [row["id"] for row in rows]
 
 
 def test_tool_rows_from_parquet_score_the_same_on_ray(cluster: None, tmp_path: Path) -> None:

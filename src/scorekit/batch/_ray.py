@@ -1,44 +1,50 @@
-"""The ``ray`` engine: Ray Data reads the input and runs the same per-batch function on the
-cluster; results stream back, in order, to the driver, which writes them and builds the summary.
+"""The ``ray`` engine: Ray Data feeds the input to the same per-batch function on the cluster;
+results stream back, in order, to the driver, which writes them and builds the summary.
 
+* JSON lines: the driver cuts each plain file into byte ranges (a few MiB each, a line belonging
+  to the range its first byte is in) and the actors read their ranges themselves, from local
+  paths or object-store URIs (``pyarrow.fs``), so one large file is read in parallel and its
+  lines never pass through the object store. A file that cannot be cut (compressed, a ``.json``
+  file that may hold one array) is one work item, read as the local engine reads it.
+  ``ray.data.read_json`` does not fit: it loads each file whole and infers one Arrow schema for
+  all rows, so tool-call arguments that differ between rows either fail the file (a number in
+  one row, a string in another) or come back with ``null`` for every key a row did not have
+  (which would score as unexpected arguments); one bad line would fail its file, where the
+  local engine records an error row.
 * Parquet: ``ray.data.read_parquet`` (local paths or object-store URIs), only the columns the
   task reads.
-* JSON lines: Ray Data's file-based datasource machinery (the same path, URI, filesystem and
-  compression handling as ``read_json``) with a reader that streams each file and hands every
-  line over undecoded. ``read_json`` itself does not fit: it loads each file whole, and infers
-  one Arrow schema for all rows, so tool-call arguments that differ between rows either fail
-  the file (a number in one row, a string in another) or come back with ``null`` for every key
-  a row did not have (which would score as unexpected arguments). One bad line would also fail
-  its file, where the local engine records an error row.
 * A ``ray.data.Dataset`` the caller built is used as it is.
 
-Each Ray worker prepares the task once (an actor per worker). Results travel as Arrow tables;
-each batch's counters (rows consumed and skipped, judge calls) ride in one extra marker row at
-its end, which the driver removes. ``preserve_order`` keeps the rows in source order, so the
-driver can number them exactly as the local engine does.
+Each Ray worker prepares the task once (an actor per worker). Results travel as pickled
+:class:`ResultBatch` objects, as the local engine's workers send theirs: a typed Arrow table
+would cost a conversion on each side for rows the driver reads once. ``preserve_order`` keeps
+them in source order, so the driver numbers rows exactly as the local engine does.
 """
 
 from __future__ import annotations
 
-import json
 import logging
+import pickle
 import warnings
 from collections.abc import Iterator
 from typing import Any
 
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import RAY_HINT, DatasetError
-from scorekit.batch._readers import check_columns, split_lines
-from scorekit.batch._sinks import arrow_schema
-from scorekit.batch._sources import Source, parquet_file
-from scorekit.batch._task import ID, ROW, BatchTask, ResultBatch, RowBatch, score_batch
+from scorekit.batch._readers import check_columns, line_ranges, read_batches, read_line_range
+from scorekit.batch._sources import Source, SourceFile, parquet_file
+from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, score_batch
 
 __all__ = ["ray_results", "ray_workers"]
 
-_INDEX = "__index"
-_META = "__meta"
-_LINE = "line"
-_NBYTES = "nbytes"
+_RESULT = "result"
+#: Byte ranges of a JSON-lines file: enough per worker to balance the load, each big enough
+#: that a range costs far more to score than to hand out.
+_RANGE_MOST = 8 << 20
+_RANGE_LEAST = 1 << 20
+_RANGES_PER_WORKER = 4
+#: Rows an actor scores before it sends their results on.
+_SEND_ROWS = 4096
 
 
 def _import_ray() -> Any:
@@ -52,87 +58,66 @@ def _import_ray() -> Any:
     return ray
 
 
-def _lines_datasource(paths: list[str], batch_size: int) -> Any:
-    import pyarrow as pa
-    from ray.data.datasource import FileBasedDatasource
-
-    class JsonLinesDatasource(FileBasedDatasource):  # type: ignore[misc,unused-ignore]
-        """Every non-blank line of JSON-lines files, undecoded, with its size in bytes."""
-
-        def _read_stream(self, f: Any, path: str) -> Iterator[Any]:
-            lines: list[bytes] = []
-            sizes: list[int] = []
-            for line in split_lines(f.read):
-                lines.append(line)
-                sizes.append(len(line) + 1)
-                if len(lines) >= batch_size:
-                    yield pa.table({_LINE: pa.array(lines, pa.binary()), _NBYTES: sizes})
-                    lines, sizes = [], []
-            if lines:
-                yield pa.table({_LINE: pa.array(lines, pa.binary()), _NBYTES: sizes})
-
-    return JsonLinesDatasource(paths)
-
-
 class _Scorer:
-    """A Ray actor: prepares the task once, then scores the batches it is given."""
+    """A Ray actor: prepares the task once, then scores what it is given: rows (a columnar
+    source), or work items naming a file and a byte range of it to read and score."""
 
-    def __init__(self, task: BatchTask, done: DoneIds | None, lines: bool) -> None:
-        import pyarrow as pa
-
+    def __init__(
+        self,
+        task: BatchTask,
+        done: DoneIds | None,
+        files: tuple[SourceFile, ...] | None,
+        batch_size: int,
+    ) -> None:
         self.task = task
         self.done = done
-        self.lines = lines
+        self.files = files
+        self.batch_size = batch_size
         task.prepare()
-        schema = arrow_schema(task.fields)
-        fields = [f for f in schema if f.name != ROW]
-        self.schema = pa.schema(
-            [*fields, pa.field(_INDEX, pa.int64()), pa.field(_META, pa.string())]
-        )
 
-    def __call__(self, table: Any) -> Any:
-        import pyarrow as pa
+    def __call__(self, table: Any) -> Iterator[Any]:
+        if self.files is None:
+            yield _payload([score_batch(self.task, RowBatch(table=table), self.done)])
+            return
+        results: list[ResultBatch] = []
+        rows = 0
+        for batch in self._read(table):
+            results.append(score_batch(self.task, batch, self.done))
+            rows += len(batch)
+            if rows >= _SEND_ROWS:
+                yield _payload(results)
+                results, rows = [], 0
+        if results:
+            yield _payload(results)
 
-        if self.lines:
-            batch = RowBatch(
-                lines=table.column(_LINE).to_pylist(),
-                nbytes=int(pa.compute.sum(table.column(_NBYTES)).as_py() or 0),
-            )
-        else:
-            batch = RowBatch(table=table)
-        result = score_batch(self.task, batch, self.done)
-        columns: dict[str, list[Any]] = {
-            name: [*values, None] for name, values in result.columns.items()
-        }
-        columns[_INDEX] = [*result.index, -1]
-        meta = {
-            "consumed": result.consumed,
-            "skipped": result.skipped,
-            "nbytes": result.nbytes,
-            "stats": result.stats,
-        }
-        columns[_META] = [None] * len(result.index) + [json.dumps(meta)]
-        return pa.Table.from_pydict(columns, schema=self.schema)
+    def _read(self, table: Any) -> Iterator[RowBatch]:
+        assert self.files is not None
+        columns = [table.column(name).to_pylist() for name in ("file", "start", "end")]
+        items = zip(*columns, strict=True)
+        for index, start, end in items:
+            file = self.files[index]
+            if end < 0:  # a file that cannot be cut: read whole, as the local engine does
+                whole = Source(file.path, (file,))
+                yield from read_batches(whole, self.batch_size, self.task.columns)
+                continue
+            lines = read_line_range(file, start, end)
+            nbytes = end - start  # the range's bytes count for its first batch (progress)
+            for at in range(0, len(lines), self.batch_size):
+                yield RowBatch(lines=lines[at : at + self.batch_size], nbytes=nbytes)
+                nbytes = 0
+            if not lines:
+                yield RowBatch(lines=[], nbytes=nbytes)
 
 
-def _unpack(table: Any, names: list[str]) -> Iterator[ResultBatch]:
-    index = table.column(_INDEX).to_pylist()
-    meta = table.column(_META).to_pylist()
-    values = {name: table.column(name).to_pylist() for name in names}
-    begin = 0
-    for i, marker in enumerate(meta):
-        if marker is None:
-            continue
-        info = json.loads(marker)
-        yield ResultBatch(
-            index=index[begin:i],
-            columns={name: column[begin:i] for name, column in values.items()},
-            consumed=int(info["consumed"]),
-            skipped=int(info["skipped"]),
-            nbytes=int(info["nbytes"]),
-            stats={k: float(v) for k, v in info["stats"].items()},
-        )
-        begin = i + 1
+def _payload(results: list[ResultBatch]) -> Any:
+    import pyarrow as pa
+
+    return pa.table({_RESULT: pa.array([pickle.dumps(r, protocol=5) for r in results])})
+
+
+def _unpack(table: Any) -> Iterator[ResultBatch]:
+    for payload in table.column(_RESULT).to_pylist():
+        yield pickle.loads(payload)
 
 
 def ray_workers(requested: int | None) -> int:
@@ -152,23 +137,31 @@ def _local_cpus() -> int:
     return cpu_count()
 
 
-def _dataset(ray: Any, source: Source, task: BatchTask, wanted: list[str], batch_size: int) -> Any:
+def _dataset(
+    ray: Any, source: Source, wanted: list[str], workers: int
+) -> tuple[Any, tuple[SourceFile, ...] | None]:
+    """The Ray dataset to score, and the files its work items name (None: it holds rows)."""
     if source.dataset is not None:
         check_columns(list(source.dataset.schema().names), wanted, source.label)
-        return source.dataset, False
+        return source.dataset, None
     if source.table is not None:
-        return ray.data.from_arrow(source.table), False
+        return ray.data.from_arrow(source.table), None
     if source.records is not None:
-        return ray.data.from_items(list(source.records)), False
+        return ray.data.from_items(list(source.records)), None
     formats = source.formats
     if formats == {"parquet"}:
         for file in source.files:
             check_columns(parquet_file(file).schema_arrow.names, wanted, file.path)
         paths = [f.path for f in source.files]
-        return ray.data.read_parquet(paths).select_columns(wanted), False
+        return ray.data.read_parquet(paths).select_columns(wanted), None
     if formats == {"jsonl"}:
-        paths = [f.path for f in source.files]
-        return ray.data.read_datasource(_lines_datasource(paths, batch_size)), True
+        parts = max(_RANGES_PER_WORKER * workers // len(source.files), 1)
+        items = [
+            {"file": index, "start": start, "end": end}
+            for index, file in enumerate(source.files)
+            for start, end in line_ranges(file, parts, most=_RANGE_MOST, least=_RANGE_LEAST)
+        ]
+        return ray.data.from_items(items, override_num_blocks=len(items)), source.files
     raise DatasetError(
         f"{source.label}: the ray engine reads one format per run (JSON lines or Parquet);"
         " this source mixes them"
@@ -211,25 +204,23 @@ def ray_results(
         ctx.enable_progress_bars = False
         data_logger.setLevel(logging.ERROR)
         wanted = [*task.columns, *([task.id_column] if task.id_column else [])]
-        ds, lines = _dataset(ray, source, task, wanted, batch_size)
+        ds, files = _dataset(ray, source, wanted, workers)
         scored = ds.map_batches(
             _Scorer,
-            fn_constructor_args=(task, done, lines),
-            batch_size=batch_size,
+            fn_constructor_args=(task, done, files, batch_size),
+            batch_size=batch_size if files is None else 1,
             batch_format="pyarrow",
             compute=ray.data.ActorPoolStrategy(size=workers),
             # Half a CPU each: a whole one per actor leaves Ray Data no room to schedule the
             # reads on a cluster with as many CPUs as workers, and the run waits forever.
             num_cpus=0.5,
         )
-        names = [n for n in arrow_schema(task.fields).names if n != ROW]
-        assert names[0] == ID
         with warnings.catch_warnings():
             # Ray Data's advice about its own tuning (block counts, deprecations) is not the
             # user's to act on here.
             warnings.filterwarnings("ignore", module=r"ray(\.|$)")
             for table in scored.iter_batches(batch_size=None, batch_format="pyarrow"):
-                yield from _unpack(table, names)
+                yield from _unpack(table)
     finally:
         ctx.execution_options.preserve_order, ctx.enable_progress_bars = saved
         data_logger.setLevel(saved_level)

@@ -15,10 +15,17 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from scorekit.batch._errors import DatasetError
-from scorekit.batch._sources import Source, SourceFile, open_raw, parquet_file
+from scorekit.batch._sources import Source, SourceFile, is_uri, open_raw, parquet_file
 from scorekit.batch._task import RowBatch
 
-__all__ = ["check_columns", "read_batches", "split_chunks", "split_lines"]
+__all__ = [
+    "check_columns",
+    "line_ranges",
+    "read_batches",
+    "read_line_range",
+    "split_chunks",
+    "split_lines",
+]
 
 _CHUNK = 1 << 20
 
@@ -113,6 +120,73 @@ def split_lines(read: Callable[[int], bytes]) -> Iterator[bytes]:
     """
     for lines in split_chunks(read):
         yield from lines
+
+
+def line_ranges(file: SourceFile, parts: int, *, most: int, least: int) -> list[tuple[int, int]]:
+    """Byte ranges that split a plain JSON-lines file for parallel reading.
+
+    About ``parts`` ranges, each between ``least`` and ``most`` bytes; one range ``(0, -1)``
+    (the whole file, streamed) for a file that cannot be split: compressed, of unknown size, or
+    a ``.json`` file (which may hold one JSON array).
+
+    Example:
+        >>> line_ranges(SourceFile("a.jsonl", "jsonl", None, 10), 2, most=8, least=4)
+        [(0, 5), (5, 10)]
+    """
+    size = file.size
+    if file.compression is not None or size is None or file.path.lower().endswith(".json"):
+        return [(0, -1)]
+    step = min(max(-(-size // max(parts, 1)), least), most)
+    return [(start, min(start + step, size)) for start in range(0, max(size, 1), step)]
+
+
+def _open_seekable(file: SourceFile) -> Any:
+    if is_uri(file.path):
+        from pyarrow import fs as pafs
+
+        filesystem, path = pafs.FileSystem.from_uri(file.path)
+        return filesystem.open_input_file(path)
+    return open(file.path, "rb")
+
+
+def read_line_range(file: SourceFile, start: int, end: int) -> list[bytes]:
+    """The non-blank lines (without their newline) that begin in bytes ``[start, end)`` of an
+    uncompressed JSON-lines file.
+
+    A line belongs to the range its first byte is in, so consecutive ranges read every line
+    exactly once, whatever the lines' lengths.
+
+    Raises:
+        DatasetError: the file cannot be read.
+    """
+    try:
+        raw = _open_seekable(file)
+        try:
+            begin = max(start - 1, 0)
+            raw.seek(begin)
+            data: bytes = raw.read(end - begin)
+            if start > 0:
+                # Reading from the byte before the range tells whether a line begins at its
+                # first byte; the line in progress there belongs to the range before.
+                cut = data.find(b"\n")
+                if cut < 0:
+                    return []
+                data = data[cut + 1 :]
+            if data and not data.endswith(b"\n"):
+                tail = []
+                while True:  # finish the last line, past the range's end
+                    chunk: bytes = raw.read(_CHUNK)
+                    newline = chunk.find(b"\n")
+                    if newline >= 0 or not chunk:
+                        tail.append(chunk[:newline] if newline >= 0 else chunk)
+                        break
+                    tail.append(chunk)
+                data += b"".join(tail)
+        finally:
+            raw.close()
+    except OSError as exc:
+        raise DatasetError(f"{file.path}: cannot be read ({exc})") from None
+    return list(filter(bytes.strip, data.split(b"\n")))
 
 
 def _json_array(file: SourceFile) -> list[Any] | None:
