@@ -57,7 +57,7 @@ VETO_PRIOR = 1.0
 #: Own sentences per document used as stated rows (see :func:`contrast_items`).
 CONTRAST_PER_DOC = 12
 #: Version written into the weights file: bump it with every refit that changes the answers.
-VERSION = "local-judge-3"
+VERSION = "local-judge-4"
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 #: Hand-written short texts: a reference, a faithful rewording, other facts on the same subject.
 REWORDINGS = ROOT / "benchmarks" / "data" / "rewordings.jsonl"

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from scorekit.local._lexicon import features, normalise
+from scorekit.local._lexicon import features, normalise, stem
 from scorekit.local._statements import focus, split_detail, statements
 from scorekit.local._support import CONFLICT_SIGNALS, SIGNALS, SUPPORT_SIGNALS, Match
-from scorekit.local._units import UnitCheck, check_units
+from scorekit.local._units import SYNONYMS_FILE, UnitCheck, check_units, opposites, synonyms
 from scorekit.local._verdict import WEIGHTS_FILE, Weights, read_weights, reason
 
 
@@ -93,6 +93,47 @@ def test_content_credit_is_the_weakest_link_and_the_share() -> None:
     )  # museum, reopened of museum, reopened, costly, renovation
     assert c.weakest == 0.0
     assert c.weakest_word in {"costly", "renovation"}
+
+
+@pytest.mark.parametrize(
+    ("statement", "text"),
+    [
+        ("The endpoint responds with status 429.", "The endpoint answers with status 429."),
+        ("Buyers can purchase the kettle online.", "Buyers can buy the kettle online."),
+        ("The shop opens at noon.", "The store opens at noon."),
+    ],
+    ids=["verb", "verb-2", "noun"],
+)
+def test_a_synonym_counts_as_the_word(statement: str, text: str) -> None:
+    c = check(statement, text)
+    assert (c.credit, c.weakest, c.conflicts) == (1.0, 1.0, {})
+
+
+@pytest.mark.parametrize(
+    ("statement", "text"),
+    [
+        ("The cat sleeps on the sofa.", "The dog sleeps on the sofa."),
+        ("The soup is hot.", "The soup is cold."),
+        ("The doctor signed the form.", "The nurse signed the form."),
+    ],
+    ids=["kind-of-thing", "antonym", "neighbour"],
+)
+def test_a_neighbour_of_the_same_kind_is_no_synonym(statement: str, text: str) -> None:
+    assert check(statement, text).credit < 1.0
+
+
+def test_the_synonym_table_holds_word_groups_and_no_opposites() -> None:
+    groups = [
+        line.split()
+        for line in SYNONYMS_FILE.read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    assert len(groups) > 10_000
+    assert all(
+        len(set(g)) == len(g) >= 2 and all(w.isalpha() and w.islower() for w in g) for g in groups
+    )
+    assert not any(opposites(w) & set(g) for g in groups for w in g)
+    assert "answer" in synonyms(stem("responds")) and "dog" not in synonyms("cat")
 
 
 def test_normalise_writes_currencies_percentages_and_negations_one_way() -> None:

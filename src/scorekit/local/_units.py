@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -38,6 +39,7 @@ SAME_NAME = 0.6
 #: Share of the statement's content words a passage must hold before polarity, modality or a
 #: quantifier can contradict it (otherwise the passage is about something else).
 CONFLICT_OVERLAP = 0.5
+SYNONYMS_FILE = Path(__file__).parent / "data" / "synonyms.txt"
 
 
 @lru_cache(maxsize=1)
@@ -49,6 +51,28 @@ def _opposites() -> dict[str, frozenset[str]]:
             out.setdefault(sa, set()).add(sb)
             out.setdefault(sb, set()).add(sa)
     return {k: frozenset(v) for k, v in out.items()}
+
+
+@lru_cache(maxsize=1)
+def _synonym_groups() -> tuple[list[list[str]], dict[str, list[int]]]:
+    groups = [
+        line.split()
+        for line in SYNONYMS_FILE.read_text(encoding="utf-8").splitlines()
+        if line and not line.startswith("#")
+    ]
+    index: dict[str, list[int]] = {}
+    for i, group in enumerate(groups):
+        for word in group:
+            index.setdefault(word, []).append(i)
+    return groups, index
+
+
+@lru_cache(maxsize=16384)
+def synonyms(word_stem: str) -> frozenset[str]:
+    """Stems of the words WordNet gives as synonyms of ``word_stem`` in one of its common
+    senses ("respond" -> "answer", "reply", ...; see ``benchmarks/build_synonyms.py``)."""
+    groups, index = _synonym_groups()
+    return frozenset(w for i in index.get(word_stem, ()) for w in groups[i] if w != word_stem)
 
 
 def opposites(word_stem: str) -> frozenset[str]:
@@ -299,8 +323,9 @@ def _content_credit(
     aliases: frozenset[str] = frozenset(),
 ) -> None:
     """Credit of each content word: 1 when the passage has it (or says it as an acronym or
-    its expansion: ``aliases``), a synonym's closeness ramped between ``WORD_LOW`` and
-    ``WORD_HIGH``, nothing for an opposite ("fell" for "rose")."""
+    its expansion: ``aliases``) or a WordNet synonym of it, else a similar word's closeness
+    ramped between ``WORD_LOW`` and ``WORD_HIGH``; nothing for an opposite ("fell" for
+    "rose")."""
     if not stmt.surface:
         return
     others = [w for _, w in passage.surface if w.isalpha()]
@@ -334,6 +359,8 @@ def _content_credit(
                     "opposite", f"'{word}' is not in the text; it says '{theirs}'"
                 )
                 credit = 0.0
+            elif synonyms(st) & passage.content:
+                credit = 1.0
             elif pmat is not None and vectors is not None and word in vectors:
                 credit = _ramp(float((pmat @ vectors[word]).max()))
             else:
