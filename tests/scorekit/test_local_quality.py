@@ -67,8 +67,8 @@ def test_partial_overlaps_are_near_the_ideal(scores: Scores, category: str) -> N
 
 #: Issue 4's band is a gap of 0.25 for each. The changed categories already sit at their ideal
 #: F1 (the changed statement scores near 0), so the gap is what paraphrases lack: their mean
-#: F1 is 0.941, and name_changed needs 0.964 (see docs/texts/local-judge.md, "Limits that
-#: remain"). That one band is the strictest the judge meets (measured gap 0.228), kept below
+#: F1 is 0.942, and name_changed needs 0.964 (see docs/texts/local-judge.md, "Limits that
+#: remain"). That one band is the strictest the judge meets (measured gap 0.229), kept below
 #: issue 4's on purpose, not silently.
 GAPS = {"number_changed": 0.25, "name_changed": 0.22, "negation": 0.25}
 

@@ -45,7 +45,7 @@ def check(statement: str, text: str) -> UnitCheck:
         ("Chelsea beat Arsenal in the final.", "Arsenal beat Chelsea in the final.", "relation",
          "the text states the relation the other way round"),
         ("Support for Android 8 was dropped.", "Android 8 is supported.", "polarity",
-         "the text states the opposite ('dropp' on one side only)"),
+         "the text states the opposite ('drop' on one side only)"),
     ],
     ids=["name-at-start", "lowercase-name", "year", "unit", "duration", "opposite",
          "before-after", "negation", "modality", "quantifier", "roles", "privative"],
@@ -93,6 +93,20 @@ def test_content_credit_is_the_weakest_link_and_the_share() -> None:
     )  # museum, reopened of museum, reopened, costly, renovation
     assert c.weakest == 0.0
     assert c.weakest_word in {"costly", "renovation"}
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("page", "pages"), ("take", "taking"), ("take", "took"), ("child", "children"),
+     ("buy", "bought"), ("tyre", "tyres"), ("charge", "charged")],
+)  # fmt: skip
+def test_forms_of_one_word_share_a_stem(a: str, b: str) -> None:
+    assert stem(a) == stem(b)
+
+
+@pytest.mark.parametrize(("a", "b"), [("found", "find"), ("left", "leave"), ("page", "pig")])
+def test_words_of_their_own_keep_their_stem(a: str, b: str) -> None:
+    assert stem(a) != stem(b)
 
 
 @pytest.mark.parametrize(

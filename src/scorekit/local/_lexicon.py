@@ -18,6 +18,8 @@ from scorekit.local._words import HEDGES, PRIVATIVES, QUANTIFIERS
 
 #: The model's tokenizer (the encoder loads it; its vocabulary tells names from words).
 TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
+#: Irregular word forms (written by ``benchmarks/build_synonyms.py`` from WordNet).
+FORMS_FILE = Path(__file__).parent / "data" / "forms.txt"
 
 
 def _wordset(words: str) -> frozenset[str]:
@@ -122,18 +124,32 @@ def vocabulary() -> frozenset[str]:
     return frozenset(w for w in data["model"]["vocab"] if w.isalpha())
 
 
+@lru_cache(maxsize=1)
+def _irregular_forms() -> dict[str, str]:
+    """Irregular noun and verb forms -> their base ("children" -> "child", "took" -> "take")."""
+    out: dict[str, str] = {}
+    for line in FORMS_FILE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            form, base = line.split()
+            out[form] = base
+    return out
+
+
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A light suffix-stripping stem, enough to match ``charges``/``charged``/``charge``."""
+    """A light suffix-stripping stem, enough to match ``charges``/``charged``/``charge``, and
+    irregular forms to their base (``bought``/``buys``, ``children``/``child``)."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
+    w = _irregular_forms().get(w, w)
     for suffix, keep in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ed", ""), ("es", ""),
                          ("s", ""), ("ly", "")):  # fmt: skip
         if w.endswith(suffix) and len(w) - len(suffix) >= 3 and not w.endswith("ss"):
             w = w[: -len(suffix)] + keep
             break
-    if w.endswith("e") and len(w) > 4:
+    # After the suffix, so "page"/"pages" and "take"/"taking" meet ("pag", "tak").
+    if w.endswith("e") and len(w) > 3:
         w = w[:-1]
     return w
 
