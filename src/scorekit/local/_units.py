@@ -39,6 +39,7 @@ SAME_NAME = 0.6
 #: Share of the statement's content words a passage must hold before polarity, modality or a
 #: quantifier can contradict it (otherwise the passage is about something else).
 CONFLICT_OVERLAP = 0.5
+#: WordNet's synonym groups as stems (written by ``benchmarks/build_synonyms.py``).
 SYNONYMS_FILE = Path(__file__).parent / "data" / "synonyms.txt"
 
 
@@ -70,7 +71,7 @@ def _synonym_groups() -> tuple[list[list[str]], dict[str, list[int]]]:
 @lru_cache(maxsize=16384)
 def synonyms(word_stem: str) -> frozenset[str]:
     """Stems of the words WordNet gives as synonyms of ``word_stem`` in one of its common
-    senses ("respond" -> "answer", "reply", ...; see ``benchmarks/build_synonyms.py``)."""
+    senses ("respond" -> "answer", "react", ...; see ``benchmarks/build_synonyms.py``)."""
     groups, index = _synonym_groups()
     return frozenset(w for i in index.get(word_stem, ()) for w in groups[i] if w != word_stem)
 
