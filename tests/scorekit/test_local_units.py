@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from scorekit.local._lexicon import features, normalise, stem
+from scorekit.local._lexicon import features, normalise, stem, word_table
 from scorekit.local._statements import focus, split_detail, statements
 from scorekit.local._support import CONFLICT_SIGNALS, SIGNALS, SUPPORT_SIGNALS, Match
 from scorekit.local._units import SYNONYMS_FILE, UnitCheck, check_units, opposites, synonyms
@@ -137,11 +137,7 @@ def test_a_neighbour_of_the_same_kind_is_no_synonym(statement: str, text: str) -
 
 
 def test_the_synonym_table_holds_word_groups_and_no_opposites() -> None:
-    groups = [
-        line.split()
-        for line in SYNONYMS_FILE.read_text(encoding="utf-8").splitlines()
-        if line and not line.startswith("#")
-    ]
+    groups = word_table(SYNONYMS_FILE)
     assert len(groups) > 10_000
     assert all(
         len(set(g)) == len(g) >= 2 and all(w.isalpha() and w.islower() for w in g) for g in groups

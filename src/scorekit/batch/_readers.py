@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from scorekit.batch._errors import DatasetError
-from scorekit.batch._sources import Source, SourceFile, is_uri, open_raw, parquet_file
+from scorekit.batch._sources import Source, SourceFile, open_raw, parquet_file
 from scorekit.batch._task import RowBatch
 
 __all__ = [
@@ -140,15 +140,6 @@ def line_ranges(file: SourceFile, parts: int, *, most: int, least: int) -> list[
     return [(start, min(start + step, size)) for start in range(0, max(size, 1), step)]
 
 
-def _open_seekable(file: SourceFile) -> Any:
-    if is_uri(file.path):
-        from pyarrow import fs as pafs
-
-        filesystem, path = pafs.FileSystem.from_uri(file.path)
-        return filesystem.open_input_file(path)
-    return open(file.path, "rb")
-
-
 def read_line_range(file: SourceFile, start: int, end: int) -> list[bytes]:
     """The non-blank lines (without their newline) that begin in bytes ``[start, end)`` of an
     uncompressed JSON-lines file.
@@ -160,7 +151,7 @@ def read_line_range(file: SourceFile, start: int, end: int) -> list[bytes]:
         DatasetError: the file cannot be read.
     """
     try:
-        raw = _open_seekable(file)
+        raw = open_raw(file, seekable=True)
         try:
             begin = max(start - 1, 0)
             raw.seek(begin)

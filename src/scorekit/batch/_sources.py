@@ -197,11 +197,14 @@ def resolve_source(source: Any) -> Source:
     return Source("rows", records=source)
 
 
-def open_raw(file: SourceFile) -> Any:
+def open_raw(file: SourceFile, *, seekable: bool = False) -> Any:
+    """The file's bytes as stored (a local path or a URI); ``seekable`` for random access."""
     if is_uri(file.path):
         from pyarrow import fs as pafs
 
         filesystem, path = pafs.FileSystem.from_uri(file.path)
+        if seekable:
+            return filesystem.open_input_file(path)
         return filesystem.open_input_stream(path, compression=None)
     return open(file.path, "rb")  # closed by the reader
 

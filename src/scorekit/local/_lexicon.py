@@ -124,15 +124,17 @@ def vocabulary() -> frozenset[str]:
     return frozenset(w for w in data["model"]["vocab"] if w.isalpha())
 
 
+def word_table(path: Path) -> list[list[str]]:
+    """The rows of one of the judge's word tables: words separated by spaces, one row a line;
+    lines starting with ``#`` are comments."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line.split() for line in lines if line and not line.startswith("#")]
+
+
 @lru_cache(maxsize=1)
 def _irregular_forms() -> dict[str, str]:
     """Irregular noun and verb forms -> their base ("children" -> "child", "took" -> "take")."""
-    out: dict[str, str] = {}
-    for line in FORMS_FILE.read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            form, base = line.split()
-            out[form] = base
-    return out
+    return {form: base for form, base in word_table(FORMS_FILE)}
 
 
 @lru_cache(maxsize=65536)

@@ -26,6 +26,7 @@ from scorekit.local._lexicon import (
     number_value,
     stem,
     unit_form,
+    word_table,
 )
 from scorekit.local._model import FloatArray
 from scorekit.local._words import OPPOSITE_PAIRS
@@ -56,11 +57,7 @@ def _opposites() -> dict[str, frozenset[str]]:
 
 @lru_cache(maxsize=1)
 def _synonym_groups() -> tuple[list[list[str]], dict[str, list[int]]]:
-    groups = [
-        line.split()
-        for line in SYNONYMS_FILE.read_text(encoding="utf-8").splitlines()
-        if line and not line.startswith("#")
-    ]
+    groups = word_table(SYNONYMS_FILE)
     index: dict[str, list[int]] = {}
     for i, group in enumerate(groups):
         for word in group:
