@@ -57,7 +57,7 @@ VETO_PRIOR = 1.0
 #: Own sentences per document used as stated rows (see :func:`contrast_items`).
 CONTRAST_PER_DOC = 12
 #: Version written into the weights file: bump it with every refit that changes the answers.
-VERSION = "local-judge-4"
+VERSION = "local-judge-5"
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
 #: Hand-written short texts: a reference, a faithful rewording, other facts on the same subject.
 REWORDINGS = ROOT / "benchmarks" / "data" / "rewordings.jsonl"
@@ -442,8 +442,9 @@ def robust_calibration(
     ``P(observed 1) = eps + (1 - 2 eps) * logistic(...)``. A few rows labelled wrongly by the
     data's construction (a rewording that is not one, a neighbour sentence that repeats the
     fact) then do not flatten the curve; the judge uses the noise-free curve. Classes are
-    weighted to equal total weight. Grid search (slope 0.1 to 4, intercept -6 to 6,
-    eps 0 to 0.2).
+    weighted to equal total weight. Grid search (slope 0.1 to 6 and intercept -15 to 15 in
+    steps of 0.05, eps 0 to 0.3 in steps of 0.02), then a finer grid (steps of 0.005) around
+    the best point: a step of 0.05 moves every answer of a short text by up to a percent.
 
     Example:
         >>> s = np.array([-2.0, -1.0, 1.0, 2.0, 2.5]); lab = np.array([0, 0, 1, 1, 0.0])
@@ -452,19 +453,29 @@ def robust_calibration(
         True
     """
     w = np.ones(len(y)) if weight is None else weight
-    best = (1.0, 0.0)
-    best_ll = -np.inf
-    slopes = np.arange(0.1, 6.001, 0.05)
-    intercepts = np.arange(-15.0, 15.001, 0.05)
-    for eps in np.arange(0.0, 0.3001, 0.02):
-        for a in slopes:
-            p = 1.0 / (1.0 + np.exp(-(a * score[None, :] + intercepts[:, None])))
-            q = np.clip(eps + (1 - 2 * eps) * p, 1e-12, 1 - 1e-12)
-            ll = (w * (y * np.log(q) + (1 - y) * np.log(1 - q))).sum(axis=1)
-            i = int(np.argmax(ll))
-            if ll[i] > best_ll + 1e-12:
-                best_ll, best = float(ll[i]), (float(a), float(intercepts[i]))
-    return best
+
+    def search(
+        epsilons: np.ndarray, slopes: np.ndarray, intercepts: np.ndarray
+    ) -> tuple[float, float, float, float]:
+        found = (-np.inf, 0.0, 1.0, 0.0)  # (log-likelihood, eps, slope, intercept)
+        for eps in epsilons:
+            for a in slopes:
+                p = 1.0 / (1.0 + np.exp(-(a * score[None, :] + intercepts[:, None])))
+                q = np.clip(eps + (1 - 2 * eps) * p, 1e-12, 1 - 1e-12)
+                ll = (w * (y * np.log(q) + (1 - y) * np.log(1 - q))).sum(axis=1)
+                i = int(np.argmax(ll))
+                if ll[i] > found[0] + 1e-12:
+                    found = (float(ll[i]), float(eps), float(a), float(intercepts[i]))
+        return found
+
+    _, eps, a, b = search(
+        np.arange(0.0, 0.3001, 0.02), np.arange(0.1, 6.001, 0.05), np.arange(-15.0, 15.001, 0.05)
+    )
+    fine = np.arange(-0.05, 0.05001, 0.005)
+    _, _, a, b = search(
+        np.clip(eps + np.arange(-0.02, 0.02001, 0.005), 0.0, 0.3), a + fine, b + fine
+    )
+    return round(a, 4), round(b, 4)
 
 
 def fit_verdict(data: Data, without: str | None = None) -> Weights:

@@ -9,7 +9,14 @@ import pytest
 from scorekit.local._lexicon import features, normalise, stem, word_table
 from scorekit.local._statements import focus, split_detail, statements
 from scorekit.local._support import CONFLICT_SIGNALS, SIGNALS, SUPPORT_SIGNALS, Match
-from scorekit.local._units import SYNONYMS_FILE, UnitCheck, check_units, opposites, synonyms
+from scorekit.local._units import (
+    ANTONYMS_FILE,
+    SYNONYMS_FILE,
+    UnitCheck,
+    check_units,
+    opposites,
+    synonyms,
+)
 from scorekit.local._verdict import WEIGHTS_FILE, Weights, read_weights, reason
 
 
@@ -46,9 +53,32 @@ def check(statement: str, text: str) -> UnitCheck:
          "the text states the relation the other way round"),
         ("Support for Android 8 was dropped.", "Android 8 is supported.", "polarity",
          "the text states the opposite ('drop' on one side only)"),
+        ("The new policy is unpopular with teachers.", "The new policy is popular with teachers.",
+         "opposite", "'unpopular' is not in the text; it says 'popular'"),
+        ("A woman was arrested at the scene.", "A man was arrested at the scene.", "opposite",
+         "'woman' is not in the text; it says 'man'"),
+        ("The flights to Oslo were cancelled.", "The flights to Oslo went ahead.", "polarity",
+         "the text states the opposite ('cancel' on one side only)"),
+        ("she works in the nantes office.", "she works in the lyon office.", "swap",
+         "'nantes' is not in the text; it says 'lyon'"),
+        ("The warranty lasts two months.", "The warranty lasts two years.", "number",
+         "'2 months' is not in the text; it says 2 years"),
+        ("Valencia beat Real Madrid 3-1.", "Real Madrid beat Valencia 3-1.", "relation",
+         "the text states the relation the other way round"),
+        ("Real Madrid lost to Valencia.", "Real Madrid beat Valencia.", "opposite",
+         "'lost' is not in the text; it says 'beat'"),
+        ("The concert starts at 8 am.", "The concert starts at 8 pm.", "number",
+         "'8:00' is not in the text; it says 20:00"),
+        ("The film was directed by Greta Lee.", "The film was directed by Greta Gerwig.",
+         "name", "'Lee' is not in the text; it names Gerwig"),
+        ("The film was directed by Sofia Gerwig.", "The film was directed by Greta Gerwig.",
+         "name", "'Sofia' is not in the text; it names Greta"),
     ],
     ids=["name-at-start", "lowercase-name", "year", "unit", "duration", "opposite",
-         "before-after", "negation", "modality", "quantifier", "roles", "privative"],
+         "before-after", "negation", "modality", "quantifier", "roles", "privative",
+         "wordnet-antonym", "wordnet-antonym-noun", "privative-noun-side", "name-after-article",
+         "months-years", "roles-two-word-name", "opposite-same-sides",
+         "am-pm", "surname-changed", "given-name-changed"],
 )  # fmt: skip
 def test_a_changed_unit_is_a_conflict(statement: str, text: str, kind: str, why: str) -> None:
     assert check(statement, text).conflicts.get(kind) == why
@@ -68,9 +98,22 @@ def test_a_changed_unit_is_a_conflict(statement: str, text: str, kind: str, why:
         ("The rocket did not reach orbit.", "The rocket failed to reach orbit."),
         ("The museum reopened in may.", "the museum reopened in may after a renovation."),
         ("Lopes would be keen to stay.", "Lopes would be keen to stay if he is not sure."),
+        ("Flights to Oslo were cancelled.", "The storm forced the cancellation of flights."),
+        ("The feature was removed in version 3.", "Version 3 saw the removal of the feature."),
+        ("50 percent of the students passed.", "Half of the students passed."),
+        ("The museum is closed on Mondays.", "On Mondays the museum does not open."),
+        ("On Mondays the museum does not open.", "The museum is closed on Mondays."),
+        ("On Sunday Valencia lost 3-1 to Real Madrid.", "Real Madrid beat Valencia 3-1 on Sunday."),
+        ("Lunch is after the meeting.", "The meeting is before lunch."),
+        ("The concert starts at 8 pm.", "The concert begins at 20:00."),
+        ("Tours start at eleven in the morning.", "Tours start at 11 a.m."),
+        ("The film was directed by Greta Gerwig.", "Gerwig directed the film."),
     ],
     ids=["privative", "passive", "possessive", "number-word", "spelled-duration", "currency",
-         "percent", "bounds", "failed-to", "month-may", "other-clause-negation"],
+         "percent", "bounds", "failed-to", "month-may", "other-clause-negation", "privative-noun",
+         "privative-noun-2", "half",
+         "denied-opposite", "denied-opposite-2", "converse", "direction-sides-swapped",
+         "clock", "given-name-left-out", "clock-words"],
 )  # fmt: skip
 def test_an_accepted_paraphrase_is_no_conflict(statement: str, text: str) -> None:
     assert check(statement, text).conflicts == {}
@@ -134,6 +177,32 @@ def test_a_synonym_counts_as_the_word(statement: str, text: str) -> None:
 )
 def test_a_neighbour_of_the_same_kind_is_no_synonym(statement: str, text: str) -> None:
     assert check(statement, text).credit < 1.0
+
+
+def test_a_noun_of_ending_counts_as_its_verb() -> None:
+    c = check(
+        "Flights to Oslo were cancelled.", "The storm caused the cancellation of flights to Oslo."
+    )
+    assert (c.credit, c.conflicts) == (1.0, {})
+
+
+def test_an_opposite_the_whole_statement_says_is_no_contradiction() -> None:
+    # The detail "which followed 2,000 patients" is checked as the focus of its statement; the
+    # passage's "led" is the statement's own word, not the opposite of "followed".
+    text = features("Dr Chen led the study, which tracked 2,000 patients.")
+    whole = features("Dr Chen led the study, which followed 2,000 patients.")
+    detail = features(focus("Dr Chen led the study, which followed 2,000 patients."))
+    args = (text, (text,), text.content, text.numbers, text.words, None, None)
+    assert "opposite" not in check_units(detail, *args, whole).conflicts
+    assert "opposite" in check_units(detail, *args).conflicts
+
+
+def test_the_antonym_table_pairs_opposites_both_ways() -> None:
+    pairs = word_table(ANTONYMS_FILE)
+    assert len(pairs) > 1_000 and all(len(p) == 2 and p[0] < p[1] for p in pairs)
+    assert stem("unpopular") in opposites(stem("popular"))
+    assert stem("popular") in opposites(stem("unpopular"))
+    assert stem("large") not in opposites(stem("big"))
 
 
 def test_the_synonym_table_holds_word_groups_and_no_opposites() -> None:

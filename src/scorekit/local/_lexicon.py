@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 
-from scorekit.local._words import HEDGES, PRIVATIVES, QUANTIFIERS
+from scorekit.local._words import HEDGES, PRIVATIVE_NOUNS, PRIVATIVES, QUANTIFIERS
 
 #: The model's tokenizer (the encoder loads it; its vocabulary tells names from words).
 TOKENIZER_FILE = Path(__file__).parent / "data" / "tokenizer.json"
@@ -34,6 +34,15 @@ _CURRENCY = re.compile(
 _DOTTED = re.compile(r"\b(?:[A-Z]\.){2,}")
 _CURRENCY_WORDS = {"$": "dollar", "€": "euro", "£": "pound", "¥": "yen"}
 _PERCENT = re.compile(r"\s?(?:per ?cent|pct)\b", re.IGNORECASE)
+#: A time of day with am/pm ("8 pm", "7.30pm", "9:30 a.m."), read on the 24-hour clock.
+_CLOCK = re.compile(r"\b(\d{1,2})(?:[:.](\d{2}))?\s?([ap])\.?m\b\.?", re.IGNORECASE)
+_HOURS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+          "twelve"]  # fmt: skip
+#: The same in words: "eleven in the morning", "3 o'clock in the afternoon".
+_CLOCK_WORDS = re.compile(
+    rf"\b(\d{{1,2}}|{'|'.join(_HOURS)})(?: o'clock)? in the (morning|afternoon|evening)\b",
+    re.IGNORECASE,
+)
 #: Durations in words, as numbers ("an hour and a half" is 1.5 hours).
 _SPELLED_DURATIONS = [
     (re.compile(r"\b(?:an?|one) (hour|day|week|minute|year) and a half\b", re.I), r"1.5 \1s"),
@@ -430,7 +439,11 @@ def features(text: str) -> Features:
         maybe_names=frozenset(maybe - names),
         hedges=hedge_heads,
         quantifiers=frozenset(QUANTIFIERS[w] for w in parts if w in QUANTIFIERS),
-        privatives=frozenset(stem(w) for w in parts if w in PRIVATIVES),
+        privatives=frozenset(
+            stem(PRIVATIVE_NOUNS.get(w, w))
+            for w in parts
+            if w in PRIVATIVES or w in PRIVATIVE_NOUNS
+        ),
         acronyms=frozenset(acronyms),
     )
 
@@ -474,6 +487,28 @@ def _head(lows: list[str], i: int) -> frozenset[str]:
     return frozenset()
 
 
+def _clock(m: re.Match[str]) -> str:
+    """ "8 pm" -> "20:00", "12 am" -> "0:00": one way of writing a time of day."""
+    hour, minute = int(m.group(1)), m.group(2) or "00"
+    if hour > 12:
+        return m.group(0)
+    hour = hour % 12 + (12 if m.group(3).lower() == "p" else 0)
+    # "p.m." at the end of a sentence ends it too: keep that full stop.
+    rest = m.string[m.end() :]
+    ends = m.group(0).endswith(".") and (not rest.strip() or re.match(r"\s+[A-Z]", rest))
+    return f"{hour}:{minute}{'.' if ends else ''}"
+
+
+def _clock_words(m: re.Match[str]) -> str:
+    """ "eleven in the morning" -> "11:00", "three in the afternoon" -> "15:00"."""
+    word = m.group(1).lower()
+    hour = int(word) if word.isdigit() else _HOURS.index(word) + 1
+    if hour > 12:
+        return m.group(0)
+    hour = hour % 12 + (0 if m.group(2).lower() == "morning" else 12)
+    return f"{hour}:00"
+
+
 def normalise(text: str) -> str:
     """The text as the checks read it: one apostrophe, no possessive ``'s``, currencies and
     percentages written one way, "no longer" as "not".
@@ -488,6 +523,8 @@ def normalise(text: str) -> str:
     text = _DOTTED.sub(lambda m: m.group(0).replace(".", ""), text)  # U.K. -> UK
     text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_WORDS[m.group(1)]}", text)
     text = _PERCENT.sub("%", text)
+    text = _CLOCK.sub(_clock, text)
+    text = _CLOCK_WORDS.sub(_clock_words, text)
     for pattern, replacement in _SPELLED_DURATIONS:
         text = pattern.sub(replacement, text)
     return _NO_LONGER.sub(lambda m: "not" if m.group(1).islower() else "Not", text)

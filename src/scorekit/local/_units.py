@@ -29,7 +29,7 @@ from scorekit.local._lexicon import (
     word_table,
 )
 from scorekit.local._model import FloatArray
-from scorekit.local._words import OPPOSITE_PAIRS
+from scorekit.local._words import OPPOSITE_PAIRS, PRIVATIVE_NOUNS
 
 #: Word closeness (cosine of word vectors) from which a synonym starts to count, and counts fully.
 WORD_LOW = 0.45
@@ -37,18 +37,25 @@ WORD_HIGH = 0.80
 #: Two words at a sentence start, both maybe names ("Officials" / "Authorities"), are the same
 #: thing from this closeness on; below it they name different things ("Maria" / "John").
 SAME_NAME = 0.6
+#: One word changed in a name's place is a synonym from this closeness on (WordNet's synonyms
+#: always are): places and colours sit closer than ``SAME_NAME`` ("berlin" / "hamburg").
+SAME_WORD = 0.8
 #: Share of the statement's content words a passage must hold before polarity, modality or a
 #: quantifier can contradict it (otherwise the passage is about something else).
 CONFLICT_OVERLAP = 0.5
 #: WordNet's synonym groups as stems (written by ``benchmarks/build_synonyms.py``).
 SYNONYMS_FILE = Path(__file__).parent / "data" / "synonyms.txt"
+#: WordNet's antonym pairs as stems ("popular unpopular"; same script).
+ANTONYMS_FILE = Path(__file__).parent / "data" / "antonyms.txt"
 
 
 @lru_cache(maxsize=1)
 def _opposites() -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
-    for a, b in OPPOSITE_PAIRS:
-        sa, sb = stem(a), stem(b)
+    pairs = [(stem(a), stem(b)) for a, b in OPPOSITE_PAIRS]
+    # The listed pairs hold directions and amounts WordNet does not pair ("rise" / "drop").
+    pairs += [(a, b) for a, b in word_table(ANTONYMS_FILE)]
+    for sa, sb in pairs:
         if sa != sb:
             out.setdefault(sa, set()).add(sb)
             out.setdefault(sb, set()).add(sa)
@@ -207,7 +214,13 @@ def check_units(
         and n not in mine_spelled
         and n not in spelled_out
     ]
+    # "Greta Gerwig" is the "Gerwig" of the passage: a leading part of a name (a given name, a
+    # title) may be left out when the rest of the name is there.
+    shortened = frozenset(n for n in lacking if _name_rest_found(n, stmt, stmt_names, passage))
+    aliases = aliases | {stem(n) for n in shortened}
     for name in lacking:
+        if name in shortened:
+            continue
         certain = name in stmt.names
         if name in text_words or stem(name) in text_stems:
             continue  # named elsewhere in the text: this passage is about something else
@@ -260,13 +273,16 @@ def check_units(
         written = _quantity_text(value, unit, stmt)
         if value in text_numbers:
             continue  # stated elsewhere in the text
+        if unit == "%" and value == "50" and "half" in passage.quantifiers:
+            continue  # "50 percent of the students" is "half of the students"
         if rival_q is not None:
             said = _quantity_text(*rival_q, passage)
             out.conflicts.setdefault("number", f"'{written}' is not in the text; it says {said}")
         elif value != "1":  # "one spoonful" is often just "a spoonful"
             out.missing_numbers += 1
             out.missing.setdefault("number", f"'{written}' is not in the text")
-    _content_credit(stmt, passage, text_stems, vectors, weights, out, aliases)
+    own = stmt.content | (whole.content if whole is not None else frozenset())
+    _content_credit(stmt, passage, text_stems, vectors, weights, out, aliases, own)
     _directions(stmt, passage, out)
     if not out.conflicts:
         _swap(stmt, passage, text_stems, vectors, out)
@@ -319,11 +335,13 @@ def _content_credit(
     weights: Mapping[str, float] | None,
     out: UnitCheck,
     aliases: frozenset[str] = frozenset(),
+    own: frozenset[str] = frozenset(),
 ) -> None:
     """Credit of each content word: 1 when the passage has it (or says it as an acronym or
-    its expansion: ``aliases``) or a WordNet synonym of it, else a similar word's closeness
-    ramped between ``WORD_LOW`` and ``WORD_HIGH``; nothing for an opposite ("fell" for
-    "rose")."""
+    its expansion: ``aliases``), a WordNet synonym of it, or its opposite denied ("does not
+    open" for "is closed"), else a similar word's closeness ramped between ``WORD_LOW`` and
+    ``WORD_HIGH``; nothing for an opposite ("fell" for "rose") unless the whole statement
+    (``own``: its stems) says that opposite itself."""
     if not stmt.surface:
         return
     others = [w for _, w in passage.surface if w.isalpha()]
@@ -331,7 +349,8 @@ def _content_credit(
     if vectors is not None and any(o in vectors for o in others):
         pmat = np.stack([vectors[o] for o in others if o in vectors])
     explained = stmt.privatives if (passage.negated or passage.privatives) else frozenset()
-    explained = explained | aliases
+    # "cancelled" is found in "the cancellation": the same act of ending, as verb or noun.
+    explained = explained | aliases | _privative_nouns(stmt, passage.privatives)
     durations = {v for v, u in stmt.quantities if u == "duration"}
     if durations and durations <= passage.numbers:
         # "90 minutes" states what "1.5 hours" does: the unit words agree with the number.
@@ -350,8 +369,15 @@ def _content_credit(
             as_duration = bool(durations) and durations <= passage.numbers
             credit = 1.0 if value is not None and (value in passage.numbers or as_duration) else 0.0
         else:
+            # An opposite the whole statement says itself ("led the study, which followed
+            # patients") is that word, not a contradiction.
             rival = opposites(st) & passage.content
-            if rival and not (opposites(st) & stmt.content):
+            denied = any(st in scope for scope in stmt.negation_scopes) != any(
+                scope & rival for scope in passage.negation_scopes
+            )
+            if rival and (denied or _converse(st, rival, stmt, passage)):
+                credit = 1.0  # "does not open" is "is closed"; "A beat B" is "B lost to A"
+            elif rival and not (opposites(st) & (stmt.content | own)):
                 theirs = _as_written(sorted(rival)[0], passage)
                 out.conflicts.setdefault(
                     "opposite", f"'{word}' is not in the text; it says '{theirs}'"
@@ -371,6 +397,54 @@ def _content_credit(
     out.credit = found / total
     out.text_credit = text_found / total
     out.weakest = weakest
+
+
+def _name_rest_found(name: str, stmt: Features, names: frozenset[str], passage: Features) -> bool:
+    """Whether the word after ``name`` in the statement is a name word the passage has with no
+    other name before it ("Gerwig", not "John Smith" for "David Smith")."""
+    seq, pseq = stmt.sequence, passage.sequence
+    mine = stem(name)
+    if mine not in seq:
+        return False
+    i = seq.index(mine)
+    if i + 1 >= len(seq) or not any(stem(n) == seq[i + 1] for n in names):
+        return False
+    rest = seq[i + 1]
+    if rest not in pseq:
+        return False
+    theirs = {stem(n) for n in passage.names | passage.maybe_names}
+    k = pseq.index(rest)
+    return k == 0 or pseq[k - 1] not in theirs
+
+
+def _converse(st: str, rival: frozenset[str], stmt: Features, passage: Features) -> bool:
+    """The passage says the opposite with its two sides the other way round, which states the
+    same ("Madrid beat Valencia" / "Valencia lost to Madrid", "A is more than B" / "B is less
+    than A"): the shared content words nearest before and after ``st`` in the statement stand
+    after and before its opposite in the passage."""
+    seq, pseq = stmt.sequence, passage.sequence
+    if st not in seq:
+        return False
+    i = seq.index(st)
+    shared = stmt.content & passage.content
+    before = next((w for w in reversed(seq[:i]) if w in shared and w.isalpha()), None)
+    after = next((w for w in seq[i + 1 :] if w in shared and w.isalpha()), None)
+    if before is None or after is None or before == after:
+        return False
+    k = next((j for j, w in enumerate(pseq) if w in rival), None)
+    if k is None:
+        return False
+    return after in pseq[:k] and before in pseq[k + 1 :] and before not in pseq[:k]
+
+
+def _privative_nouns(stmt: Features, theirs: frozenset[str]) -> frozenset[str]:
+    """Stems of the statement's nouns of ending whose verb the passage uses, and of its verbs
+    of ending the passage names as a noun."""
+    if not theirs:
+        return frozenset()
+    return frozenset(
+        st for st, word in stmt.surface if stem(PRIVATIVE_NOUNS.get(word, word)) in theirs
+    )
 
 
 #: Share of the statement's words both sides must hold before a verb of ending on one side
@@ -399,6 +473,12 @@ MEASURES = frozenset(
         "ounce",
         "oz",
         "tonne",
+        # Months and years vary in length (not converted like durations): "2 years" is not
+        # "2 months".
+        "month",
+        "year",
+        "decade",
+        "century",
         "ton",
         "km",
         "kilometre",
@@ -468,6 +548,7 @@ _BOUNDS = frozenset(
 
 #: Words after which a lower-case word is most likely a name ("of lyon", "in nantes").
 _PLACE_WORDS = frozenset(["of", "in", "at", "from", "to", "by", "near", "for", "with", "against"])
+_ARTICLES = frozenset(["the", "a", "an"])
 #: Content words a statement needs before one changed word counts as a changed fact.
 _SWAP_MIN_WORDS = 3
 
@@ -558,8 +639,11 @@ def _swap(
     if gone not in seq:
         return
     i = seq.index(gone)
-    if i == 0 or seq[i - 1] not in _PLACE_WORDS:
-        return  # only where a name would stand: "the mayor of lyon", "born in nantes"
+    # Only where a name would stand: "the mayor of lyon", "born in nantes", "in the berlin
+    # office" (an article may come between).
+    at = i - 1 if i > 0 and seq[i - 1] not in _ARTICLES else i - 2
+    if at < 0 or seq[at] not in _PLACE_WORDS or synonyms(gone) & passage.content:
+        return
     before = seq[i - 1] if i > 0 else None
     after = seq[i + 1] if i + 1 < len(seq) else None
     for j, other in enumerate(pseq):
@@ -571,7 +655,7 @@ def _swap(
             continue
         mine = _as_written(gone, stmt)
         theirs = _as_written(other, passage)
-        if _closeness(mine, theirs, vectors) >= SAME_NAME:
+        if _closeness(mine, theirs, vectors) >= SAME_WORD:
             return  # a synonym in its place
         out.conflicts.setdefault("swap", f"'{mine}' is not in the text; it says '{theirs}'")
         return
@@ -603,8 +687,18 @@ def _polarity(stmt: Features, best: Features, shared: frozenset[str], out: UnitC
     ):
         # "Support was dropped" against "Android 8 is supported": nearly the same words, an
         # ending on one side only.
-        mine = stmt.privatives - best.content
-        ends = best.privatives - stmt.content
+        # A verb of ending whose opposite the other side has ("lost" / "beat") is an opposite,
+        # checked with the content words (where "B lost to A" may be "A beat B").
+        mine = {
+            w
+            for w in stmt.privatives - best.content - best.privatives
+            if not opposites(w) & best.content
+        }
+        ends = {
+            w
+            for w in best.privatives - stmt.content - stmt.privatives
+            if not opposites(w) & stmt.content
+        }
         if bool(mine) != bool(ends):
             word = sorted(mine or ends)[0]
             out.conflicts.setdefault(
@@ -648,8 +742,8 @@ def _role_swap(stmt: Features, passage: Features) -> bool:
     # Positions among the content words only: the three must be next to each other on both
     # sides ("dog bit postman" / "postman bit dog"), not an inverted noun phrase ("offline
     # sync for shared notebooks" / "shared notebooks now sync offline").
-    s_c = _first_positions(tuple(w for w in stmt.sequence if w in stmt.content), stmt.content)
-    p_c = _first_positions(tuple(w for w in passage.sequence if w in passage.content), stmt.content)
+    s_c = _slots(stmt, stmt.content)
+    p_c = _slots(passage, stmt.content)
     for a, v, b in zip(by_stmt, by_stmt[1:], by_stmt[2:], strict=False):
         near_s = s_pos[v] - s_pos[a] <= _NEAR and s_pos[b] - s_pos[v] <= _NEAR
         near_p = 0 < p_pos[v] - p_pos[b] <= _NEAR and 0 < p_pos[a] - p_pos[v] <= _NEAR
@@ -676,6 +770,24 @@ def _role_swap(stmt: Features, passage: Features) -> bool:
 _BE = frozenset(["is", "are", "was", "were", "be", "been", "being", "get", "got", "gets"])
 #: Words between a verb and its subject or object for the relation check.
 _NEAR = 4
+
+
+def _slots(feats: Features, keep: frozenset[str]) -> dict[str, int]:
+    """Position of each kept stem among the content words, a name of several words taking one
+    place ("Real Madrid beat Valencia": real 0, madrid 0, beat 1, valencia 2)."""
+    names = {stem(n) for n in feats.names | feats.maybe_names}
+    out: dict[str, int] = {}
+    slot, in_name = -1, False
+    for w in feats.sequence:
+        if w not in feats.content:
+            in_name = False
+            continue
+        if not (in_name and w in names):
+            slot += 1
+        in_name = w in names
+        if w in keep:
+            out.setdefault(w, slot)
+    return out
 
 
 def _first_positions(sequence: tuple[str, ...], keep: frozenset[str]) -> dict[str, int]:

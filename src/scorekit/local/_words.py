@@ -128,6 +128,16 @@ PRIVATIVES = frozenset(
     ]
 )
 
+#: Nouns naming the act of a verb of ending or lacking: "the cancellation of flights" states
+#: what "flights were cancelled" does.
+PRIVATIVE_NOUNS = {
+    "cancellation": "cancel", "cancellations": "cancel", "cancelation": "cancel",
+    "removal": "remove", "discontinuation": "discontinue", "cessation": "cease",
+    "abandonment": "abandon", "withdrawal": "withdraw", "deprecation": "deprecate",
+    "refusal": "refuse", "denial": "deny", "rejection": "reject", "retirement": "retire",
+    "suspension": "suspend", "failure": "fail", "loss": "lose", "losses": "lose",
+}  # fmt: skip
+
 _OPPOSITES = """
 increase decrease | increase reduce | increase cut | increase fall | increase drop
 | increase decline | rise fall | rise drop | rise decline | rose fell | grow shrink | grew shrank
