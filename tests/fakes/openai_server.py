@@ -76,6 +76,7 @@ __all__ = [
     "hang",
     "refused_url",
     "smart",
+    "stall",
     "status",
 ]
 
@@ -92,6 +93,8 @@ class Step:
     delay: float = 0.0
     drop: bool = False
     finish_reason: str = "stop"
+    #: Seconds between the headers and the body of the reply (a proxy that stalls mid-reply).
+    stall: float = 0.0
 
 
 def status(
@@ -122,6 +125,11 @@ def hang(seconds: float, then: Step | None = None) -> Step:
         drop=base.drop,
         finish_reason=base.finish_reason,
     )
+
+
+def stall(seconds: float) -> Step:
+    """Send the headers of the default reply, then wait ``seconds`` before its body."""
+    return Step(stall=seconds)
 
 
 def smart() -> Step:
@@ -454,7 +462,14 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         # Headers and body in one write (end_headers would flush the headers on their own).
         self._headers_buffer.append(b"\r\n")
-        self._headers_buffer.append(data)
+        stalled = getattr(self, "stall_body", 0.0)
+        if stalled:
+            self.wfile.write(b"".join(self._headers_buffer))
+            self.wfile.flush()
+            self.fake._wait(stalled)
+            self._headers_buffer = [data]
+        else:
+            self._headers_buffer.append(data)
         self.wfile.write(b"".join(self._headers_buffer))
         self._headers_buffer = []
 
@@ -507,6 +522,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self, req: Request, path: str) -> None:
         fake = self.fake
         step = fake._next_step(req.kind)
+        self.stall_body = step.stall
         fake._wait(fake.latency + step.delay)
         if step.drop:
             self.close_connection = True

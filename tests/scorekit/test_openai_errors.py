@@ -5,9 +5,11 @@ from __future__ import annotations
 import email.utils
 import time
 
+import httpx
 import pytest
 
-from scorekit.judges._openai_errors import retry_after_seconds, scrub
+from scorekit.judges._errors import TransientJudgeError
+from scorekit.judges._openai_errors import retry_after_seconds, scrub, translate_sdk_error
 
 
 @pytest.mark.parametrize(
@@ -40,3 +42,22 @@ def test_scrub_removes_the_key_pieces_and_masked_keys() -> None:
     assert "ABCDEF" not in cleaned and "MNOP0123" not in cleaned and "sk-proj" not in cleaned
     assert "model gpt-4o" in cleaned
     assert scrub("nothing secret", None) == "nothing secret"
+
+
+@pytest.mark.parametrize(
+    ("exc", "message"),
+    [
+        (httpx.ReadTimeout("timed out"), "the judge did not answer within 0.2 s"),
+        (httpx.ConnectTimeout("timed out"), "the judge did not answer within 0.2 s"),
+        (httpx.RemoteProtocolError("peer closed connection"), "cannot connect to the judge"),
+    ],
+    ids=["read-timeout", "connect-timeout", "protocol"],
+)
+def test_an_httpx_error_outside_the_sdk_is_a_transient_outage(exc: Exception, message: str) -> None:
+    # The SDK wraps httpx's errors; one that escapes its wrapper is still an outage to retry,
+    # not a "judge raised ReadTimeout" that stops the run.
+    out = translate_sdk_error(
+        exc, provider="openai", where="judge", timeout=0.2, fix_404="-", key="sk-secret"
+    )
+    assert isinstance(out, TransientJudgeError)
+    assert str(out).startswith(message)

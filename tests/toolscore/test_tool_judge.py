@@ -15,7 +15,7 @@ import pytest
 
 import toolscore
 from conftest import FAKE_KEY
-from fakes.openai_server import FakeLLM, content, hang, status
+from fakes.openai_server import FakeLLM, content, hang, stall, status
 from scorekit._session import ScoreSession
 from scorekit.judges import Judge, JudgeUnavailableError, resolve_settings
 from toolscore import JudgeConfig, Semantic
@@ -273,6 +273,19 @@ def test_a_slow_judge_times_out_as_an_error(
     session(provider="openai", base_url=fake_llm.base_url, api_key=FAKE_KEY, model="m", timeout=0.2)
     fake_llm.script(*(hang(1.0) for _ in range(6)), kind="equivalence")
     with pytest.raises(JudgeUnavailableError, match=r"did not answer within 0\.2 s"):
+        calculate_semantic_correctness(GOLD[:1], TRACE[:1], judge=True)
+
+
+def test_a_reply_that_stalls_after_its_headers_times_out_as_an_error(
+    fake_llm: FakeLLM, session: Callable[..., ScoreSession]
+) -> None:
+    # A proxy that sends the headers and then stalls: the client's read timeout fires while the
+    # body is read, which is the same outage as no answer at all, and is retried like one.
+    session(provider="openai", base_url=fake_llm.base_url, api_key=FAKE_KEY, model="m", timeout=0.2)
+    fake_llm.script(*(stall(1.0) for _ in range(6)), kind="equivalence")
+    with pytest.raises(
+        JudgeUnavailableError, match=r"after \d+ tries: .*did not answer within 0\.2 s"
+    ):
         calculate_semantic_correctness(GOLD[:1], TRACE[:1], judge=True)
 
 

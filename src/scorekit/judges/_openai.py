@@ -195,6 +195,7 @@ class OpenAIBackend:
             TransientJudgeError: rate limit, 5xx, timeout, connection problem, empty reply.
             PermanentJudgeError: authentication, not found, bad request.
         """
+        import httpx
         import openai
 
         try:
@@ -207,7 +208,9 @@ class OpenAIBackend:
                 temperature=self.temperature,
                 max_tokens=self.max_tokens,
             )
-        except openai.OpenAIError as exc:
+        except (openai.OpenAIError, httpx.TransportError) as exc:
+            # httpx's own errors: the SDK wraps them, but one raised outside its wrapper (seen
+            # once as a bare ReadTimeout on a loaded machine) is the same outage.
             raise self._translate(exc) from None
         try:
             choice = response.choices[0]

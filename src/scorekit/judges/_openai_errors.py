@@ -91,7 +91,7 @@ def translate_sdk_error(
     """Return the judge error for an SDK exception.
 
     Args:
-        exc: the exception the SDK raised.
+        exc: the exception the SDK raised (or an ``httpx`` transport error that escaped it).
         provider: ``"openai"`` or ``"azure"`` (names the key's environment variable).
         where: the judge, described for messages (``openai model 'x' at URL``).
         timeout: the request timeout in seconds (named when it expired).
@@ -100,13 +100,16 @@ def translate_sdk_error(
         surface: where the settings were given, to name them (``--llm-timeout`` under pytest,
             ``--timeout`` on the ``texts-score`` command line, ``configure(timeout=...)``).
     """
+    import httpx
     import openai
 
-    if isinstance(exc, openai.APITimeoutError):
+    if isinstance(exc, (openai.APITimeoutError, httpx.TimeoutException)):
         return TransientJudgeError(
             f"the {where} did not answer within {timeout:g} s"
             f" ({setting_label('timeout', surface, 'cli')})"
         )
+    if isinstance(exc, httpx.TransportError):
+        return TransientJudgeError(f"cannot connect to the {where}: {scrub(str(exc), key)}")
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc.__context__
         detail = f": {scrub(str(cause), key)}" if cause else ""
