@@ -510,8 +510,8 @@ def _clock_words(m: re.Match[str]) -> str:
 
 
 def normalise(text: str) -> str:
-    """The text as the checks read it: one apostrophe, no possessive ``'s``, currencies and
-    percentages written one way, "no longer" as "not".
+    """The text as the checks read it: one apostrophe, no possessive ``'s``, currencies,
+    percentages and times of day ("8 pm" as "20:00") written one way, "no longer" as "not".
 
     Example:
         >>> normalise("France's budget grew by $4 million, or 12 per cent; it is no longer low.")

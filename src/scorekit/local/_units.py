@@ -369,14 +369,14 @@ def _content_credit(
             as_duration = bool(durations) and durations <= passage.numbers
             credit = 1.0 if value is not None and (value in passage.numbers or as_duration) else 0.0
         else:
-            # An opposite the whole statement says itself ("led the study, which followed
-            # patients") is that word, not a contradiction.
             rival = opposites(st) & passage.content
             denied = any(st in scope for scope in stmt.negation_scopes) != any(
                 scope & rival for scope in passage.negation_scopes
             )
             if rival and (denied or _converse(st, rival, stmt, passage)):
                 credit = 1.0  # "does not open" is "is closed"; "A beat B" is "B lost to A"
+            # An opposite the whole statement says itself ("led the study, which followed
+            # patients") is that word, not a contradiction.
             elif rival and not (opposites(st) & (stmt.content | own)):
                 theirs = _as_written(sorted(rival)[0], passage)
                 out.conflicts.setdefault(
@@ -548,6 +548,7 @@ _BOUNDS = frozenset(
 
 #: Words after which a lower-case word is most likely a name ("of lyon", "in nantes").
 _PLACE_WORDS = frozenset(["of", "in", "at", "from", "to", "by", "near", "for", "with", "against"])
+#: Words that may stand between a place word and a name ("in the berlin office").
 _ARTICLES = frozenset(["the", "a", "an"])
 #: Content words a statement needs before one changed word counts as a changed fact.
 _SWAP_MIN_WORDS = 3
