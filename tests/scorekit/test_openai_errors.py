@@ -5,6 +5,7 @@ from __future__ import annotations
 import email.utils
 import time
 
+import httpcore
 import httpx
 import pytest
 
@@ -50,8 +51,10 @@ def test_scrub_removes_the_key_pieces_and_masked_keys() -> None:
         (httpx.ReadTimeout("timed out"), "the judge did not answer within 0.2 s"),
         (httpx.ConnectTimeout("timed out"), "the judge did not answer within 0.2 s"),
         (httpx.RemoteProtocolError("peer closed connection"), "cannot connect to the judge"),
+        (httpcore.ReadTimeout("timed out"), "the judge did not answer within 0.2 s"),
+        (httpcore.ReadError("reset"), "cannot connect to the judge"),
     ],
-    ids=["read-timeout", "connect-timeout", "protocol"],
+    ids=["read-timeout", "connect-timeout", "protocol", "httpcore-timeout", "httpcore-read"],
 )
 def test_an_httpx_error_outside_the_sdk_is_a_transient_outage(exc: Exception, message: str) -> None:
     # The SDK wraps httpx's errors; one that escapes its wrapper is still an outage to retry,

@@ -91,7 +91,8 @@ def translate_sdk_error(
     """Return the judge error for an SDK exception.
 
     Args:
-        exc: the exception the SDK raised (or an ``httpx`` transport error that escaped it).
+        exc: the exception the SDK raised (or an ``httpx`` / ``httpcore`` transport error that
+            escaped it).
         provider: ``"openai"`` or ``"azure"`` (names the key's environment variable).
         where: the judge, described for messages (``openai model 'x' at URL``).
         timeout: the request timeout in seconds (named when it expired).
@@ -100,15 +101,16 @@ def translate_sdk_error(
         surface: where the settings were given, to name them (``--llm-timeout`` under pytest,
             ``--timeout`` on the ``texts-score`` command line, ``configure(timeout=...)``).
     """
+    import httpcore
     import httpx
     import openai
 
-    if isinstance(exc, (openai.APITimeoutError, httpx.TimeoutException)):
+    if isinstance(exc, (openai.APITimeoutError, httpx.TimeoutException, httpcore.TimeoutException)):
         return TransientJudgeError(
             f"the {where} did not answer within {timeout:g} s"
             f" ({setting_label('timeout', surface, 'cli')})"
         )
-    if isinstance(exc, httpx.TransportError):
+    if isinstance(exc, (httpx.TransportError, httpcore.NetworkError, httpcore.ProtocolError)):
         return TransientJudgeError(f"cannot connect to the {where}: {scrub(str(exc), key)}")
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc.__context__
