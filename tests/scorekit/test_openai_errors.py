@@ -10,7 +10,12 @@ import httpx
 import pytest
 
 from scorekit.judges._errors import TransientJudgeError
-from scorekit.judges._openai_errors import retry_after_seconds, scrub, translate_sdk_error
+from scorekit.judges._openai_errors import (
+    retry_after_seconds,
+    scrub,
+    translate_sdk_error,
+    transport_failure,
+)
 
 
 @pytest.mark.parametrize(
@@ -64,3 +69,19 @@ def test_an_httpx_error_outside_the_sdk_is_a_transient_outage(exc: Exception, me
     )
     assert isinstance(out, TransientJudgeError)
     assert str(out).startswith(message)
+
+
+def test_a_transport_timeout_is_known_by_its_class_names_not_its_identity() -> None:
+    # CI saw a bare ReadTimeout that isinstance checks on httpx's and httpcore's classes
+    # missed; a class of the same name and library from another copy must still read as one.
+    copy = type("ReadTimeout", (Exception,), {"__module__": "httpcore._exceptions"})
+    assert transport_failure(copy("")) == "timeout"
+    out = translate_sdk_error(
+        copy(""), provider="openai", where="judge", timeout=0.2, fix_404="-", key=None
+    )
+    assert isinstance(out, TransientJudgeError)
+    assert str(out).startswith("the judge did not answer within 0.2 s")
+    vendored = type("ReadTimeout", (Exception,), {"__module__": "pkg._vendor.httpcore._exceptions"})
+    assert transport_failure(vendored("")) == "timeout"
+    other = type("ReadTimeout", (Exception,), {"__module__": "mylib.errors"})
+    assert transport_failure(other("")) is None

@@ -21,7 +21,7 @@ from scorekit.judges._errors import (
 )
 from scorekit.judges._settings import setting_label
 
-__all__ = ["retry_after_seconds", "scrub", "translate_sdk_error"]
+__all__ = ["retry_after_seconds", "scrub", "translate_sdk_error", "transport_failure"]
 
 
 def _key_hint(provider: str, surface: str) -> str:
@@ -78,6 +78,26 @@ def _server_message(exc: Any) -> str:
     return str(message)
 
 
+def transport_failure(exc: BaseException) -> str | None:
+    """``"timeout"`` or ``"network"`` for an exception of the HTTP transport (``httpx`` or
+    ``httpcore``), else None. Read from the class names, so an exception from a second copy of
+    either library, which ``isinstance`` would miss, is recognised too.
+
+    Example:
+        >>> import httpx
+        >>> transport_failure(httpx.ReadTimeout("slow")), transport_failure(ValueError())
+        ('timeout', None)
+    """
+    classes = type(exc).__mro__
+    # Any module path through httpx or httpcore: a vendored copy lives under another package.
+    if not {part for c in classes for part in c.__module__.split(".")} & {"httpx", "httpcore"}:
+        return None
+    names = {c.__name__ for c in classes}
+    if any(n.endswith("Timeout") or n == "TimeoutException" for n in names):
+        return "timeout"
+    return "network" if names & {"TransportError", "NetworkError", "ProtocolError"} else None
+
+
 def translate_sdk_error(
     exc: Exception,
     *,
@@ -101,16 +121,15 @@ def translate_sdk_error(
         surface: where the settings were given, to name them (``--llm-timeout`` under pytest,
             ``--timeout`` on the ``texts-score`` command line, ``configure(timeout=...)``).
     """
-    import httpcore
-    import httpx
     import openai
 
-    if isinstance(exc, (openai.APITimeoutError, httpx.TimeoutException, httpcore.TimeoutException)):
+    transport = transport_failure(exc)
+    if isinstance(exc, openai.APITimeoutError) or transport == "timeout":
         return TransientJudgeError(
             f"the {where} did not answer within {timeout:g} s"
             f" ({setting_label('timeout', surface, 'cli')})"
         )
-    if isinstance(exc, (httpx.TransportError, httpcore.NetworkError, httpcore.ProtocolError)):
+    if transport == "network":
         return TransientJudgeError(f"cannot connect to the {where}: {scrub(str(exc), key)}")
     if isinstance(exc, openai.APIConnectionError):
         cause = exc.__cause__ or exc.__context__
