@@ -210,9 +210,8 @@ class OpenAIBackend:
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
         except Exception as exc:
-            # The SDK wraps the transport's errors, but in CI a bare ReadTimeout of the
-            # transport came through (late in a long run, not reproduced alone; not caught by
-            # isinstance on httpx's or httpcore's classes): the same outage either way.
+            # The SDK wraps the transport's errors, but in CI a bare httpcore2 ReadTimeout came
+            # through (late in a long run, not reproduced alone): the same outage either way.
             if transport_failure(exc) is None:
                 raise
             raise self._translate(exc) from None

@@ -79,18 +79,20 @@ def _server_message(exc: Any) -> str:
 
 
 def transport_failure(exc: BaseException) -> str | None:
-    """``"timeout"`` or ``"network"`` for an exception of the HTTP transport (``httpx`` or
-    ``httpcore``), else None. Read from the class names, so an exception from a second copy of
-    either library, which ``isinstance`` would miss, is recognised too.
+    """``"timeout"`` or ``"network"`` for an exception of the HTTP transport (``httpx``,
+    ``httpcore`` or a fork of them), else None. Read from the class names and modules, so an
+    exception of whichever copy of the library the SDK uses is recognised.
 
     Example:
-        >>> import httpx
-        >>> transport_failure(httpx.ReadTimeout("slow")), transport_failure(ValueError())
+        >>> ReadTimeout = type("ReadTimeout", (Exception,), {"__module__": "httpcore2._exceptions"})
+        >>> transport_failure(ReadTimeout("slow")), transport_failure(ValueError())
         ('timeout', None)
     """
     classes = type(exc).__mro__
-    # Any module path through httpx or httpcore: a vendored copy lives under another package.
-    if not {part for c in classes for part in c.__module__.split(".")} & {"httpx", "httpcore"}:
+    # Any module path through httpx or httpcore, or their forks (the openai SDK now speaks
+    # httpx2 / httpcore2), also vendored under another package.
+    parts = {part for c in classes for part in c.__module__.split(".")}
+    if not any(part.startswith(("httpx", "httpcore")) for part in parts):
         return None
     names = {c.__name__ for c in classes}
     if any(n.endswith("Timeout") or n == "TimeoutException" for n in names):
