@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_texts_score._configure import configure
 from pytest_texts_score._messages import TextsAssertionError
+from pytest_texts_score._seams import RetriesExhaustedError
 from pytest_texts_score.api import (
     texts_agg_f1_max,
     texts_agg_f1_mean,
@@ -65,6 +66,7 @@ if TYPE_CHECKING:
     from pytest_texts_score._dataset import evaluate_dataset
 
 __all__ = [
+    "RetriesExhaustedError",
     "TextsAssertionError",
     "configure",
     "evaluate_dataset",

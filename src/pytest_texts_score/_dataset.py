@@ -24,6 +24,7 @@ from typing import Any
 from pytest_texts_score._pipeline import aevaluate_texts, judge_of
 from scorekit._session import ScoreSession, current_session
 from scorekit.batch import DatasetSummary, Field, RowError, run_dataset
+from scorekit.batch._main_guard import refuse_in_starting_worker
 from scorekit.judges import Backend, Judge, JudgeError, JudgeSettings, JudgeStats, run_sync
 
 __all__ = ["METRICS", "TextTask", "evaluate_dataset"]
@@ -260,7 +261,8 @@ def evaluate_dataset(
 
     Raises:
         ValueError: unknown metrics, bad run counts, or a source/output/column that cannot be
-            used (``scorekit.batch.DatasetError``).
+            used (``scorekit.batch.DatasetError``, also raised for ``workers > 1`` from a
+            script that calls this at module level without ``if __name__ == "__main__":``).
         scorekit.judges.JudgeConfigError: the judge cannot be built.
         scorekit.batch.JudgeOutageError: the judge failed on many rows in a row (resumable).
 
@@ -270,6 +272,7 @@ def evaluate_dataset(
         >>> pts.evaluate_dataset(rows, workers=1, progress=False).mean  # doctest: +SKIP
         1.0
     """
+    refuse_in_starting_worker(workers)  # a module-level call without the __main__ guard
     if isinstance(metrics, str):
         metrics = (metrics,)
     metrics = tuple(metrics)

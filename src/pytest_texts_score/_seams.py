@@ -12,9 +12,12 @@ function the module defined (:func:`register` keeps those):
 * replaced: the replacement is called with the arguments, and in the order, the reference
   implementation uses, so call counts, arguments and ``side_effect`` lists behave as they did.
 
-Retries at the seams follow the reference document: with ``retry_on_error=True`` a failed unit
-of work (a question run) is tried again up to ``evaluate_score.MAXIMAL_RETRY_ON_ERROR`` times in
-all, then the last exception is raised unchanged. Our own errors are not retried here: a
+Retries at the seams behave as the reference's: with ``retry_on_error=True`` a failed unit of
+work (a question run) is tried again, up to ``evaluate_score.MAXIMAL_RETRY_ON_ERROR`` retries
+per public call; when the unit fails once more, :class:`RetriesExhaustedError` is raised with the
+reference's message, ``Operation failed after {MAXIMAL_RETRY_ON_ERROR + 1} retries. Last error:
+{error}``, chained to the last error (``__cause__``). Without ``retry_on_error`` the first error
+is raised unchanged. Our own errors are not retried here, and go on unchanged: a
 :class:`~scorekit.judges.JudgeError` was classified, and retried when transient, inside the
 judge layer (a rejected key is not retried at all), and a ``pytest.UsageError`` cannot change.
 Any other exception, such as a patch raising ``Exception``, counts as worth another try.
@@ -42,6 +45,7 @@ __all__ = [
     "EVALUATE_SCORE",
     "WRAPPERS",
     "DoorCall",
+    "RetriesExhaustedError",
     "RetryBudget",
     "current",
     "door_call",
@@ -123,8 +127,28 @@ def door_context(run: tuple[int, int], retry: bool, session: ScoreSession | None
         _door.reset(token)
 
 
+class RetriesExhaustedError(Exception):
+    """A replaced ``make_questions`` / ``evaluate_questions`` kept failing with ``retry_on_error``.
+
+    The message is the reference's, ``Operation failed after {n} retries. Last error: {error}``
+    (``n`` is ``MAXIMAL_RETRY_ON_ERROR + 1``, the number of failed tries, as the reference counts
+    them), so tests that match on it keep passing. The last error is ``__cause__``.
+
+    Attributes:
+        retries: the ``n`` of the message.
+        last_error: the exception the last try raised (also ``__cause__``).
+        what: the public function that gave up, such as ``"score_one_side"``.
+    """
+
+    def __init__(self, retries: int, last_error: BaseException, what: str = "") -> None:
+        super().__init__(f"Operation failed after {retries} retries. Last error: {last_error}")
+        self.retries = retries
+        self.last_error = last_error
+        self.what = what
+
+
 def _final(exc: BaseException) -> bool:
-    return isinstance(exc, (JudgeError, pytest.UsageError))
+    return isinstance(exc, (JudgeError, pytest.UsageError, RetriesExhaustedError))
 
 
 class RetryBudget:
@@ -132,7 +156,7 @@ class RetryBudget:
 
     Args:
         retry_on_error: False raises the first failure.
-        what: the function, for the log line and the note on the raised exception.
+        what: the public function, for the log line and the error raised when the budget is spent.
     """
 
     def __init__(self, retry_on_error: bool, what: str) -> None:
@@ -143,13 +167,18 @@ class RetryBudget:
         self.used = 0
 
     def absorb(self, exc: Exception) -> None:
-        """Return when the failed unit may run again; otherwise raise ``exc`` unchanged."""
+        """Return when the failed unit may run again; otherwise raise.
+
+        Raises:
+            Exception: ``exc`` itself without ``retry_on_error`` or when it is one of ours
+                (final); :class:`RetriesExhaustedError` from ``exc`` when the budget is spent.
+        """
         __tracebackhide__ = True
         if not self.enabled or _final(exc):
             raise exc
         if self.used >= self.limit:
-            # Unchanged, notes included: tests match the message of the error they injected.
-            raise exc
+            # The reference counts the failed tries, the first one included, as "retries".
+            raise RetriesExhaustedError(self.used + 1, exc, self.what) from exc
         self.used += 1
         _log.warning(
             "%s: %s: %s; retrying (%d of %d)",

@@ -118,6 +118,8 @@ def score_one_side(base_text: str, answer_text: str, retry_on_error: bool = True
 
     Raises:
         scorekit.judges.JudgeError: the judge failed after the maximum number of retries.
+        pytest_texts_score.RetriesExhaustedError: a replaced ``make_questions`` or
+            ``evaluate_questions`` still failed after ``MAXIMAL_RETRY_ON_ERROR`` retries.
 
     Example:
         >>> score_one_side("Paris is in France.", "Paris is in France.")  # doctest: +SKIP
@@ -294,6 +296,8 @@ def texts_multiple_f1(
 
     Raises:
         scorekit.judges.JudgeError: the judge failed after the maximum number of retries.
+        pytest_texts_score.RetriesExhaustedError: a replaced ``make_questions`` or
+            ``evaluate_questions`` still failed after ``MAXIMAL_RETRY_ON_ERROR`` retries.
 
     Example:
         >>> texts_multiple_f1("A is B.", "A is B.", 2, 1)  # doctest: +SKIP

@@ -20,6 +20,7 @@ from typing import Any
 
 from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from scorekit.batch import DatasetError, DatasetSummary, Field, RowError, run_dataset
+from scorekit.batch._main_guard import refuse_in_starting_worker
 from scorekit.batch._readers import read_batches
 from scorekit.batch._sources import resolve_source
 from scorekit.batch._task import row_id
@@ -335,7 +336,9 @@ def evaluate_dataset(
 
     Raises:
         ValueError: bad weights, or (``scorekit.batch.DatasetError``, a ``ValueError``) a
-            source, output or column that cannot be used; a bad row is an error row instead.
+            source, output or column that cannot be used (a bad row is an error row instead),
+            or ``workers > 1`` from a script that calls this at module level without
+            ``if __name__ == "__main__":`` (worker processes import the script again).
 
     Example:
         >>> import toolscore
@@ -349,6 +352,7 @@ def evaluate_dataset(
         >>> summary.scored, summary.mean
         (2, 0.55)
     """
+    refuse_in_starting_worker(workers)  # a module-level call without the __main__ guard
     evaluate([], [], weights=weights, strict=strict)  # bad weights or strict fail here, once
     for name, value in (("gold", gold), ("trace", trace), ("id", id), ("gold_key", gold_key)):
         if value is not None and (not isinstance(value, str) or not value):

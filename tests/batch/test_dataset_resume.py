@@ -1,11 +1,14 @@
 """Resuming: a run killed mid-write goes on from what it had written, and ends with the same
-results and summary as a run that was never interrupted."""
+results and summary as a run that was never interrupted: also when the kill lands during the
+final merge of the Parquet parts, and for text pairs, whose judge replies the cache keeps."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -13,9 +16,14 @@ from pathlib import Path
 
 import pytest
 from datasets import read_jsonl, results, tool_rows, write_jsonl
+from scripted_judge import LoggedSentenceJudge, unique_pair_rows
 
+import pytest_texts_score as pts
 import toolscore
+from scorekit._cache import CACHE_FILE_NAME
+from scorekit._session import ScoreSession
 from scorekit.batch import DatasetSummary
+from scorekit.judges import resolve_settings
 
 pytest.importorskip("pyarrow")
 
@@ -159,3 +167,181 @@ def test_a_run_without_ids_resumes_by_position(tmp_path: Path) -> None:
     )
     assert (summary.resumed, summary.new_rows) == (5, 3)
     assert [r["row"] for r in results(out)] == list(range(8))
+
+
+# -- a kill during the final merge of the Parquet parts ------------------------------------------
+
+HERE = Path(__file__).resolve().parent
+MERGE_ROWS = 300
+#: Each step of the merge: the merged file written (before its mark), before it replaces the
+#: output, before the first part is removed, after the mark is removed, before the empty
+#: parts folder is removed.
+MERGE_STEPS = [
+    "open:_merged",
+    "os.rename:.merging",
+    "os.remove:part-000000.parquet",
+    "after:_merged",
+    "os.rmdir:.parts",
+]
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    return write_jsonl(tmp_path / "small.jsonl", tool_rows(MERGE_ROWS))
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+@pytest.mark.parametrize("step", MERGE_STEPS)
+def test_parquet_output_resumes_after_a_kill_during_the_final_merge(
+    tmp_path: Path, small: Path, step: str
+) -> None:
+    reference = tmp_path / "reference.parquet"
+    toolscore.evaluate_dataset(small, output=reference, workers=1, progress=False)
+    out = tmp_path / "out.parquet"
+    cmd = [
+        sys.executable,
+        str(HERE / "kill_at.py"),
+        "toolscore.cli",
+        "eval-dataset",
+        str(small),
+        "-o",
+        str(out),
+        "--workers",
+        "1",
+        "--batch-size",
+        "50",
+        "--no-progress",
+    ]
+    # Six parts of 50 rows: the end of the run merges them into the output.
+    env = {**os.environ, "SCOREKIT_PARQUET_PART_ROWS": "50", "KILL_AT": step}
+    killed = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert "kill_at: " in killed.stderr  # killed at that step of the merge, not elsewhere
+    summary = toolscore.evaluate_dataset(small, output=out, resume=True, workers=1, progress=False)
+    rows = results(out)
+    assert rows == results(reference)  # row for row: none lost, none twice
+    assert len({r["id"] for r in rows}) == MERGE_ROWS
+    assert (summary.resumed, summary.new_rows, summary.rows) == (MERGE_ROWS, 0, MERGE_ROWS)
+    assert not (tmp_path / "out.parquet.parts").exists()
+    assert not (tmp_path / ".out.parquet.merging").exists()
+
+
+# -- text pairs with the judge reply cache: kill mid-run, resume ---------------------------------
+
+PAIR_ROWS = 200
+#: Judge calls of one row: questions from each text, then each text's answers to the other's.
+CALLS_PER_ROW = 4
+#: Calls the judge answers before the kill: not a whole number of rows, so some row killed
+#: unwritten has replies in the cache.
+ANSWERED = 401
+
+
+def _texts_cli(source: Path, out: Path, cache: Path, *extra: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "pytest_texts_score.cli",
+        "eval-dataset",
+        str(source),
+        "-o",
+        str(out),
+        "--provider",
+        "scripted_judge:LoggedSentenceJudge",
+        "--cache",
+        "on",
+        "--cache-dir",
+        str(cache),
+        "--workers",
+        "1",
+        "--batch-size",
+        "10",
+        "--no-progress",
+        *extra,
+    ]
+
+
+def _cached_replies(cache: Path) -> int:
+    db = cache / CACHE_FILE_NAME
+    if not db.exists():
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as con:
+            return int(con.execute("SELECT count(*) FROM replies").fetchone()[0])
+    except sqlite3.Error:  # not created yet
+        return 0
+
+
+def _calls(log: Path) -> list[str]:
+    return log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+
+
+def _whole_lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
+def test_texts_eval_dataset_resumes_after_a_kill_and_reuses_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = write_jsonl(tmp_path / "pairs.jsonl", unique_pair_rows(PAIR_ROWS))
+    reference_log = tmp_path / "reference-calls.log"
+    monkeypatch.setenv("SCRIPTED_JUDGE_LOG", str(reference_log))
+    settings = resolve_settings(overrides={"cache": "off"}, env={})
+    session = ScoreSession(settings, backend=LoggedSentenceJudge())
+    session.activate()
+    try:
+        reference = tmp_path / "reference.jsonl"
+        pts.evaluate_dataset(source, output=reference, workers=1, batch_size=10, progress=False)
+    finally:
+        session.deactivate()
+        session.close()
+    monkeypatch.delenv("SCRIPTED_JUDGE_LOG")
+    every_call = _calls(reference_log)
+    assert len(every_call) == len(set(every_call)) == PAIR_ROWS * CALLS_PER_ROW
+
+    out, cache = tmp_path / "out.jsonl", tmp_path / "cache"
+    killed_log, resumed_log = tmp_path / "killed-calls.log", tmp_path / "resumed-calls.log"
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]),
+        "SCRIPTED_JUDGE_LOG": str(killed_log),
+        "SCRIPTED_JUDGE_CALLS": str(ANSWERED),
+    }
+    proc = subprocess.Popen(
+        _texts_cli(source, out, cache),
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    # The judge answers ANSWERED calls, then the next one waits: kill once all the answered
+    # replies are in the cache.
+    _kill_when(proc, lambda: _cached_replies(cache) >= ANSWERED, timeout=120.0)
+    written = _whole_lines(out)
+    assert 0 < written < PAIR_ROWS, "the kill must land mid-run"
+    before = _calls(killed_log)
+    assert len(before) == ANSWERED == _cached_replies(cache)
+
+    env.update(SCRIPTED_JUDGE_LOG=str(resumed_log))
+    del env["SCRIPTED_JUDGE_CALLS"]
+    resumed = subprocess.run(
+        _texts_cli(source, out, cache, "--resume", "--json"),
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    summary = json.loads(resumed.stdout)
+    rows = read_jsonl(out)
+    assert rows == read_jsonl(reference)  # row for row: none lost, none twice
+    assert (summary["resumed"], summary["new_rows"]) == (written, PAIR_ROWS - written)
+    after = _calls(resumed_log)
+    # No judge call is made twice: the killed run's answered calls come from the cache (those
+    # of rows not written yet) or are not needed (written rows); together, the calls of one run.
+    assert not set(before) & set(after)
+    assert sorted(before + after) == sorted(every_call)
+    hits = ANSWERED - written * CALLS_PER_ROW
+    assert hits > 0
+    assert summary["judge"]["cache_hits"] == hits
+    assert summary["judge"]["calls"] == len(after)

@@ -16,8 +16,9 @@ from texts_judges import AGG_FUNCTIONS, RUN_BOUNDS, RUN_VALUES, InFlightJudge, S
 
 import pytest_texts_score as pts
 from fakes.openai_server import FakeLLM, status
-from pytest_texts_score import communication
+from pytest_texts_score import RetriesExhaustedError, communication
 from pytest_texts_score.evaluate_score import (
+    MAXIMAL_RETRY_ON_ERROR,
     score_one_side,
     texts_agg_precision,
     texts_evaluate_f1,
@@ -27,7 +28,12 @@ from pytest_texts_score.evaluate_score import (
     texts_multiple_precision,
     texts_multiple_recall,
 )
-from scorekit.judges import JudgeError, JudgeSettings, JudgeUnavailableError
+from scorekit.judges import (
+    JudgeError,
+    JudgeSettings,
+    JudgeUnavailableError,
+    PermanentJudgeError,
+)
 
 pytest_plugins = ["texts_fixtures"]
 
@@ -205,17 +211,80 @@ def test_a_failing_evaluate_questions_retries_its_question_run(no_judge: NoCalls
     assert eq.call_count == 2
 
 
-def test_gives_up_after_five_retries_with_the_error_unchanged(no_judge: NoCalls) -> None:
+def test_gives_up_after_five_retries_with_the_reference_message(no_judge: NoCalls) -> None:
     error = RuntimeError("judge down")
     with (
         patch(f"{ES}.make_questions", side_effect=error) as mq,
         patch(f"{ES}.evaluate_questions") as eq,
-        pytest.raises(RuntimeError) as info,
+        pytest.raises(
+            Exception, match=f"Operation failed after {MAXIMAL_RETRY_ON_ERROR + 1} retries"
+        ) as info,
     ):
         score_one_side("base", "answer")
-    assert info.value is error
-    assert str(info.value) == "judge down"
-    assert mq.call_count == 6  # the first try and MAXIMAL_RETRY_ON_ERROR = 5 retries
+    assert str(info.value) == "Operation failed after 6 retries. Last error: judge down"
+    assert info.value.__cause__ is error
+    assert mq.call_count == MAXIMAL_RETRY_ON_ERROR + 1  # the first try and 5 retries
+    eq.assert_not_called()
+
+
+def test_the_message_is_exact_and_chained_to_the_last_error(no_judge: NoCalls) -> None:
+    last = KeyError("answer")
+    errors = [ValueError("first"), TimeoutError("second"), *[OSError("middle")] * 3, last]
+    with (
+        patch(f"{ES}.make_questions", side_effect=errors) as mq,
+        patch(f"{ES}.evaluate_questions"),
+        pytest.raises(RetriesExhaustedError) as info,
+    ):
+        score_one_side("base", "answer")
+    assert str(info.value) == "Operation failed after 6 retries. Last error: 'answer'"
+    assert info.value.__cause__ is last
+    assert info.value.last_error is last
+    assert info.value.retries == 6
+    assert info.value.what == "score_one_side"
+    assert type(info.value).__mro__[1] is Exception  # a plain Exception to the reference's tests
+    assert mq.call_count == 6
+
+
+def test_a_failing_evaluate_questions_gives_up_with_its_error(no_judge: NoCalls) -> None:
+    with (
+        patch(f"{ES}.make_questions", return_value="Q") as mq,
+        patch(f"{ES}.evaluate_questions", side_effect=ValueError("not JSON")) as eq,
+        pytest.raises(RetriesExhaustedError) as info,
+    ):
+        texts_multiple_recall(EXPECTED, GIVEN, 1, 1)
+    assert str(info.value) == "Operation failed after 6 retries. Last error: not JSON"
+    assert isinstance(info.value.__cause__, ValueError)
+    assert info.value.what == "texts_multiple_recall"
+    # Every try of the unit asks for questions again, then fails answering them.
+    assert mq.call_count == eq.call_count == 6
+    assert eq.call_args_list == [call(GIVEN, "Q")] * 6
+
+
+@pytest.mark.parametrize(
+    "score",
+    [
+        lambda: texts_multiple_f1(EXPECTED, GIVEN, 1, 1),
+        lambda: texts_multiple_precision(EXPECTED, GIVEN, 2, 1),
+        lambda: texts_evaluate_recall(EXPECTED, GIVEN),
+        lambda: texts_evaluate_f1(EXPECTED, GIVEN),
+        lambda: pts.texts_expect_f1_equal(EXPECTED, GIVEN),
+        lambda: pts.texts_agg_recall_mean(EXPECTED, GIVEN, target=0.5, full_runs=3),
+    ],
+    ids=["multiple_f1", "multiple_precision", "evaluate_recall", "evaluate_f1", "expect", "agg"],
+)
+def test_every_public_call_gives_up_with_the_reference_message(
+    no_judge: NoCalls, score: Any
+) -> None:
+    with (
+        patch(f"{ES}.make_questions", side_effect=Exception("Always fails")) as mq,
+        patch(f"{ES}.evaluate_questions") as eq,
+        pytest.raises(RetriesExhaustedError) as info,
+    ):
+        score()
+    assert str(info.value) == "Operation failed after 6 retries. Last error: Always fails"
+    assert not isinstance(info.value, AssertionError)  # an error of the test, not a failure
+    assert str(info.value.__cause__) == "Always fails"
+    assert mq.call_count == MAXIMAL_RETRY_ON_ERROR + 1
     eq.assert_not_called()
 
 
@@ -234,7 +303,7 @@ def test_the_retry_limit_is_read_at_call_time(no_judge: NoCalls) -> None:
         patch(f"{ES}.MAXIMAL_RETRY_ON_ERROR", 2),
         patch(f"{ES}.make_questions", side_effect=Exception("down")) as mq,
         patch(f"{ES}.evaluate_questions"),
-        pytest.raises(Exception, match=r"^down$"),
+        pytest.raises(Exception, match=r"^Operation failed after 3 retries\. Last error: down$"),
     ):
         score_one_side("base", "answer")
     assert mq.call_count == 3
@@ -245,7 +314,7 @@ def test_question_runs_share_one_retry_budget(no_judge: NoCalls) -> None:
     with (
         patch(f"{ES}.make_questions", side_effect=flaky) as mq,
         patch(f"{ES}.evaluate_questions", return_value=answers(1)),
-        pytest.raises(Exception, match=r"^n$"),
+        pytest.raises(Exception, match=r"^Operation failed after 6 retries\. Last error: n$"),
     ):
         texts_multiple_precision(EXPECTED, GIVEN, 3, 1)
     # Run 1 fails once (retry 1) then succeeds; run 2 fails with retries 2, 3, 4 and 5 spent,
@@ -266,8 +335,12 @@ def test_f1_of_one_run_gives_each_side_its_own_budget(no_judge: NoCalls) -> None
 
 @pytest.mark.parametrize(
     "error",
-    [JudgeUnavailableError("the judge is down"), pytest.UsageError("bad argument")],
-    ids=["judge-error", "usage-error"],
+    [
+        JudgeUnavailableError("the judge is down"),
+        PermanentJudgeError("HTTP 401: the key was rejected"),
+        pytest.UsageError("bad argument"),
+    ],
+    ids=["judge-error", "permanent-judge-error", "usage-error"],
 )
 def test_our_own_errors_are_not_retried_at_the_seam(no_judge: NoCalls, error: Exception) -> None:
     with (
@@ -299,6 +372,22 @@ def test_a_rejected_key_is_retried_neither_in_the_judge_layer_nor_at_the_seam(
     ):
         score_one_side("Paris is in France.", "Paris is in France.")
     assert http_judge.calls == 1
+
+
+def test_a_rejected_key_behind_a_patched_make_questions_fails_at_once(
+    http_judge: FakeLLM,
+) -> None:
+    # make_questions is replaced, evaluate_questions is the real door to the judge: its 401 is
+    # permanent, so neither the judge layer nor the seam tries again.
+    http_judge.expected_key = "another key"
+    with (
+        patch(f"{ES}.make_questions", return_value='["Is Paris in France?"]') as mq,
+        pytest.raises(JudgeError, match="401") as info,
+    ):
+        texts_multiple_recall("Paris is in France.", "Paris is in France.", 1, 1)
+    assert not isinstance(info.value, RetriesExhaustedError)
+    assert http_judge.calls == 1
+    assert mq.call_count == 1
 
 
 def test_transient_errors_retry_in_the_judge_layer_only(http_judge: FakeLLM) -> None:

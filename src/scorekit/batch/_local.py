@@ -3,11 +3,14 @@ or on threads of this process (tasks that wait on a remote judge), results back 
 
 At most ``2 * workers + 1`` batches are in flight, so memory does not grow with the input.
 Workers are started with ``spawn`` (the same on every platform, and safe with the judge's
-background threads); they ignore Ctrl-C, which the driver handles for them.
+background threads); they ignore Ctrl-C, which the driver handles for them. A script that starts
+a run at module level, without ``if __name__ == "__main__":``, gets one error naming the guard
+(``_main_guard``), not one multiprocessing traceback per worker.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from collections import deque
@@ -17,6 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError
+from scorekit.batch._main_guard import read_note, worker_note
 from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, freeze_heap, score_batch
 
 __all__ = ["cpu_count", "local_results"]
@@ -96,34 +100,42 @@ def local_results(
         for batch in batches:
             yield score_batch(task, batch, done)
         return
-    executor: Executor
-    if workers > 1:
-        import multiprocessing
+    with contextlib.ExitStack() as guard:
+        executor: Executor
+        note = None
+        if workers > 1:
+            import multiprocessing
 
-        _check_pickles(task)
-        executor = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init_worker,
-            initargs=(task, done),
-        )
-        fn: Callable[[RowBatch], ResultBatch] = _score_in_worker
-    else:
-        task.prepare()
-        executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scorekit-batch")
+            _check_pickles(task)
+            note = guard.enter_context(worker_note())
+            executor = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker,
+                initargs=(task, done),
+            )
+            fn: Callable[[RowBatch], ResultBatch] = _score_in_worker
+        else:
+            task.prepare()
+            executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scorekit-batch")
 
-        def fn(batch: RowBatch) -> ResultBatch:
-            return score_batch(task, batch, done)
+            def fn(batch: RowBatch) -> ResultBatch:
+                return score_batch(task, batch, done)
 
-    try:
-        yield from _ordered(executor, fn, batches, 2 * max(workers, 2) + 1)
-    except BrokenProcessPool as exc:
-        raise DatasetError(
-            f"a worker process died ({exc}); the rows written so far are kept: rerun with"
-            " resume (--resume) to go on"
-        ) from None
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
+        try:
+            yield from _ordered(executor, fn, batches, 2 * max(workers, 2) + 1)
+        except BrokenProcessPool as exc:
+            # A worker that found an unguarded module-level call left the reason before it
+            # exited, which is what broke the pool.
+            reason = read_note(note) if note is not None else None
+            if reason is not None:
+                raise DatasetError(reason) from None
+            raise DatasetError(
+                f"a worker process died ({exc}); the rows written so far are kept: rerun with"
+                " resume (--resume) to go on"
+            ) from None
+        finally:
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _check_pickles(task: BatchTask) -> None:

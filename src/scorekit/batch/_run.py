@@ -16,6 +16,7 @@ from typing import Any, TextIO
 
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError, JudgeOutageError
+from scorekit.batch._main_guard import refuse_in_starting_worker
 from scorekit.batch._progress import make_progress
 from scorekit.batch._readers import read_batches
 from scorekit.batch._sinks import open_sink
@@ -129,9 +130,12 @@ def run_dataset(
         The :class:`DatasetSummary`.
 
     Raises:
-        DatasetError: bad arguments or input for the run as a whole (the message says which).
+        DatasetError: bad arguments or input for the run as a whole (the message says which),
+            or a worker process reached the call while importing the main module (a call at
+            module level without ``if __name__ == "__main__":``).
         JudgeOutageError: the judge failed on many rows in a row (the run is resumable).
     """
+    refuse_in_starting_worker(workers)  # an unguarded module-level call, imported by a worker
     if engine not in ENGINES:
         raise DatasetError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
     _positive("workers", workers)

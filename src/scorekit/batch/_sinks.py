@@ -8,9 +8,10 @@ Parquet: a Parquet file is readable only once its footer is written, so a killed
 leave nothing usable. Results therefore go to part files in ``<output>.parts/``, each written
 under a temporary name and renamed when complete (every 65,536 rows or 10 seconds); a killed run
 loses only the part in progress. At the end the parts are merged into ``<output>`` (row groups
-copied, memory bounded by one row group) and the folder is removed. A resumed run keeps the
-committed parts, and a finished output is moved into the parts folder to be merged again with
-the new rows. ``SCOREKIT_PARQUET_PART_ROWS`` changes the rows per part (tests make it small).
+copied, memory bounded by one row group) and the folder is removed, the mark that says the
+output holds the parts last. A resumed run keeps the committed parts, and a finished output is
+moved into the parts folder to be merged again with the new rows. ``SCOREKIT_PARQUET_PART_ROWS``
+changes the rows per part (tests make it small).
 """
 
 from __future__ import annotations
@@ -354,6 +355,17 @@ class ParquetSink:
                         writer.write_table(pf.read_row_group(group))
             (self.parts / _MERGED_MARK).touch()
             os.replace(tmp, self.path)
+        self._remove_parts()
+
+    def _remove_parts(self) -> None:
+        """Remove the merged parts, their mark last: a run killed meanwhile still finds the
+        mark, so a resumed run knows the output holds the parts left (and does not count them
+        twice)."""
+        with contextlib.suppress(OSError):
+            for part in self.parts.iterdir():
+                if part.name != _MERGED_MARK:
+                    part.unlink()
+            (self.parts / _MERGED_MARK).unlink(missing_ok=True)
         shutil.rmtree(self.parts, ignore_errors=True)
 
     def _merging(self) -> Path:
