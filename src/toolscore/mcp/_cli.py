@@ -6,16 +6,20 @@ Streamable HTTP URL (``http://127.0.0.1:8000/mcp``), or by ``--config FILE [--se
 
 Exit codes: 0 fine; 1 the grade is below ``--min-grade`` (``test``), a lint error (``lint``),
 a blocking problem with ``--ci``; 2 bad input or a server that cannot be started or reached,
-with one line that says why.
+with one line that says why; 130 interrupted (Ctrl-C), with one line, once the server and
+everything it started are stopped.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import json
 import os
 import shlex
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -29,6 +33,26 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 _REPORT_FORMATS = ("json", "md")
+EXIT_INTERRUPTED = 130
+
+_STOPPED = "; every process it started was stopped"
+
+_Run = Callable[[argparse.Namespace, TextIO], int]
+
+
+def _interruptible(prog: str, run: _Run, stopped: str = "") -> _Run:
+    """``run``, ending a Ctrl-C with one line and exit code 130 instead of a traceback (the
+    commands stop their servers on the way out; ``stopped`` says so)."""
+
+    @functools.wraps(run)
+    def wrapped(args: argparse.Namespace, out: TextIO) -> int:
+        try:
+            return run(args, out)
+        except KeyboardInterrupt:
+            sys.stderr.write(f"{prog}: interrupted{stopped}\n")
+            return EXIT_INTERRUPTED
+
+    return wrapped
 
 
 def _grade(text: str) -> str:
@@ -91,13 +115,13 @@ def register(sub: Any) -> None:
     p = mcp_sub.add_parser("list", help="list the server's tools with their token cost")
     _add_server(p)
     p.add_argument("--json", action="store_true", help="print the tools as JSON")
-    p.set_defaults(run=_cmd_list)
+    p.set_defaults(run=_interruptible("toolscore mcp", _cmd_list, _STOPPED))
     p = mcp_sub.add_parser(
         "lint", help="lint the tool definitions; exit 1 on an error-severity issue"
     )
     _add_server(p)
     p.add_argument("--json", action="store_true", help="print the issues as JSON")
-    p.set_defaults(run=_cmd_lint)
+    p.set_defaults(run=_interruptible("toolscore mcp", _cmd_lint, _STOPPED))
     p = mcp_sub.add_parser(
         "test",
         help="run the scorecard: scenarios, lint, tokens, a grade",
@@ -135,7 +159,7 @@ def register(sub: Any) -> None:
         help="append the Markdown scorecard to $GITHUB_STEP_SUMMARY and exit 1 on a blocking"
         " problem (a tool failing on valid input, a crash or hang, a lint error)",
     )
-    p.set_defaults(run=_cmd_test)
+    p.set_defaults(run=_interruptible("toolscore mcp", _cmd_test, _STOPPED))
     p = mcp_sub.add_parser(
         "record",
         help="relay a stdio server and record its tool calls to a trace file",
@@ -145,14 +169,14 @@ def register(sub: Any) -> None:
     )
     _add_server(p, timeout=False)
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="the trace file")
-    p.set_defaults(run=_cmd_record)
+    p.set_defaults(run=_interruptible("toolscore mcp record", _cmd_record))
     demo = sub.add_parser(
         "demo",
         help="grade a bundled sample MCP server (no setup, no key)",
         description="Start the small sample MCP server that ships with toolscore (it has a"
         " few deliberate flaws) and print its scorecard.",
     )
-    demo.set_defaults(run=_cmd_demo)
+    demo.set_defaults(run=_interruptible("toolscore demo", _cmd_demo, _STOPPED))
 
 
 # -- the server ---------------------------------------------------------------------------
@@ -213,6 +237,18 @@ def _client(args: argparse.Namespace) -> MCPClient:
     return client
 
 
+@contextlib.contextmanager
+def _stopping(client: MCPClient) -> Iterator[MCPClient]:
+    """Close ``client`` on the way out: on a Ctrl-C, its server is stopped without a grace
+    period for its stdin."""
+    try:
+        yield client
+    except BaseException as exc:
+        client.__exit__(type(exc), exc, exc.__traceback__)
+        raise
+    client.close()
+
+
 def _tail(exc: Exception) -> str:
     text = str(exc)
     if "\n" not in text:
@@ -227,13 +263,11 @@ def _tools(args: argparse.Namespace) -> tuple[MCPClient, list[MCPToolDef]]:
     """The server's tools, with the (closed) client that read them."""
     from toolscore.mcp.client import MCPError
 
-    client = _client(args)
-    try:
-        return client, client.list_tools()
-    except MCPError as exc:
-        raise CommandError(str(exc).split("\n")[0] + _tail(exc)) from None
-    finally:
-        client.close()
+    with _stopping(_client(args)) as client:
+        try:
+            return client, client.list_tools()
+        except MCPError as exc:
+            raise CommandError(str(exc).split("\n")[0] + _tail(exc)) from None
 
 
 def _cmd_list(args: argparse.Namespace, out: TextIO) -> int:
@@ -325,8 +359,7 @@ def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore.mcp.scorecard import grade_meets, score_server, scorecard_to_markdown
 
     fmt = _report_format(args)  # before the server runs: a bad -o must not cost a whole run
-    client = _client(args)
-    try:
+    with _stopping(_client(args)) as client:
         card = score_server(
             client,
             cases_per_tool=args.cases,
@@ -335,8 +368,6 @@ def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
             concurrency=args.concurrency,
             max_restarts=args.max_restarts,
         )
-    finally:
-        client.close()
     _show(card, args, out)
     _write_report(card, fmt, args, out)
     code = 0
@@ -380,12 +411,10 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
 
     client = MCPStdioClient([sys.executable, "-m", "toolscore.mcp.sample_server"], timeout=10)
     try:
-        client.start()
-        card = score_server(client)
+        with client:
+            card = score_server(client)
     except MCPError as exc:
         raise CommandError(str(exc).split("\n")[0]) from None
-    finally:
-        client.close()
     _show(card, args, out)
     out.write(
         "\nThis was the bundled sample server. Grade yours with:"

@@ -11,6 +11,12 @@ that exits or drops the connection raises :class:`MCPServerExitedError` carrying
 its stderr. Neither can hang the caller: the SDK's read timeout is backed by a hard deadline
 of our own.
 
+A stdio server never outlives its client: it runs in a process group of its own, and on every
+way out (``close()``, the end of a ``with`` block, an exception or a Ctrl-C in it, a failed
+start, a restart) its stdin is closed, and after a grace period the server and everything it
+started get SIGTERM, then SIGKILL (see :mod:`toolscore.mcp._stdio`). A Ctrl-C skips the grace
+period for stdin.
+
 Example:
     >>> import sys
     >>> with MCPStdioClient([sys.executable, "-m", "toolscore.mcp.sample_server"]) as client:
@@ -26,13 +32,16 @@ import asyncio
 import concurrent.futures
 import contextlib
 import os
+import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import IO, Any, TypeVar
 
+from toolscore.mcp._stdio import Spawned, StdoutNoise, stdio_transport
 from toolscore.mcp.content import content_to_text
 
 __all__ = [
@@ -52,7 +61,8 @@ T = TypeVar("T")
 STDERR_TAIL_CHARS = 2000
 #: Pages of ``tools/list`` followed before a server that paginates forever is given up on.
 MAX_TOOL_PAGES = 100
-#: Seconds a close may take before the loop thread is abandoned (the SDK kills the process).
+#: Seconds a session may take to end before it is cancelled, then before its loop thread is
+#: abandoned (the server is stopped from the calling thread then).
 _CLOSE_SECONDS = 10.0
 #: Extra seconds our own deadline gives the SDK's read timeout to fire first.
 _GRACE_SECONDS = 2.0
@@ -161,6 +171,24 @@ def _tool_def(tool: Any) -> MCPToolDef:
     )
 
 
+class _Task:
+    """A task on a loop thread; ``finished`` completes once the task has really ended (a
+    cancelled ``run_coroutine_threadsafe`` future completes at once, before the task ran its
+    clean-up)."""
+
+    def __init__(self) -> None:
+        self.finished: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self.task: asyncio.Task[None] | None = None
+
+    def settle(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            self.finished.cancel()
+        elif task.exception() is not None:
+            self.finished.set_exception(task.exception())
+        else:
+            self.finished.set_result(None)
+
+
 class _LoopThread:
     """One asyncio loop on a daemon thread: the SDK's session lives and runs there."""
 
@@ -179,6 +207,24 @@ class _LoopThread:
 
         return asyncio.run_coroutine_threadsafe(wrapped(), self.loop)
 
+    def start_task(self, coro: Coroutine[Any, Any, None]) -> _Task:
+        handle = _Task()
+
+        def create() -> None:
+            handle.task = self.loop.create_task(coro)
+            handle.task.add_done_callback(handle.settle)
+
+        self.loop.call_soon_threadsafe(create)
+        return handle
+
+    def cancel(self, handle: _Task) -> None:
+        def cancel() -> None:
+            if handle.task is not None:
+                handle.task.cancel()
+
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nothing runs any more
+            self.loop.call_soon_threadsafe(cancel)
+
     def stop(self) -> None:
         if self.loop.is_closed():
             return
@@ -195,9 +241,16 @@ class _Connection:
     loop: _LoopThread
     client: Any
     closing: asyncio.Event
-    finished: concurrent.futures.Future[None]
+    session: _Task
     generation: int
     lost: list[BaseException] = field(default_factory=list)
+    #: Calls in flight (cancelled when the client closes under them).
+    calls: set[concurrent.futures.Future[Any]] = field(default_factory=set)
+    closed: bool = False
+
+    @property
+    def finished(self) -> concurrent.futures.Future[None]:
+        return self.session.finished
 
 
 class MCPClient:
@@ -249,15 +302,27 @@ class MCPClient:
         return ""
 
     def _reset_stderr(self) -> None:
-        """Forget stderr of an earlier run of the server."""
+        """Forget what an earlier run of the server wrote (stderr, noise on stdout)."""
+
+    def _stop_servers(self) -> None:
+        """Stop every process this client started that still runs (a no-op for HTTP)."""
+
+    def _stdout_note(self) -> str:
+        """What to add to a message about lines on stdout that are not JSON-RPC."""
+        return ""
 
     # -- lifecycle -----------------------------------------------------------------------
     def __enter__(self) -> MCPClient:
         self.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._close(interrupted=exc_type is not None and not issubclass(exc_type, Exception))
 
     @property
     def generation(self) -> int:
@@ -287,51 +352,76 @@ class MCPClient:
             loop = _LoopThread(f"toolscore-mcp-{self._generation}")
             ready: concurrent.futures.Future[Any] = concurrent.futures.Future()
             closing_box: list[asyncio.Event] = []
-            finished = loop.submit(self._serve(ready, closing_box))
+            session = loop.start_task(self._serve(ready, closing_box))
             try:
                 client = ready.result(timeout=self.connect_timeout + _GRACE_SECONDS)
-            except concurrent.futures.TimeoutError:
-                finished.cancel()
-                self._stop_loop(loop, finished)
-                raise MCPTimeoutError(
-                    f"{self.describe()} did not finish the MCP handshake within"
-                    f" {self.connect_timeout:g} s{self._tail_note()}"
-                ) from None
             except BaseException as exc:
-                self._stop_loop(loop, finished)
+                interrupted = isinstance(exc, (KeyboardInterrupt, SystemExit))
+                try:
+                    if interrupted:
+                        self._stop_servers()  # at once: whoever waits is being interrupted
+                    loop.cancel(session)
+                    self._stop_loop(loop, session)
+                finally:
+                    self._stop_servers()  # whatever the loop could not stop
+                if interrupted:
+                    raise
+                if isinstance(exc, concurrent.futures.TimeoutError):
+                    raise MCPTimeoutError(
+                        f"{self.describe()} did not finish the MCP handshake within"
+                        f" {self.connect_timeout:g} s{self._tail_note()}"
+                    ) from None
                 raise self._connect_error(exc) from None
-            conn = _Connection(loop, client, closing_box[0], finished, self._generation)
+            conn = _Connection(loop, client, closing_box[0], session, self._generation)
             self._conn = conn
 
             def _ended(_: concurrent.futures.Future[None]) -> None:
                 conn.lost.append(ConnectionError("the session ended"))
 
-            finished.add_done_callback(_ended)
+            session.finished.add_done_callback(_ended)
             self._read_session(client)
             return self.server_info
 
     def close(self) -> None:
-        """End the session and stop the server (bounded in time; safe to call twice)."""
-        with self._lock:
-            conn, self._conn = self._conn, None
-        if conn is None:
-            return
-        with contextlib.suppress(RuntimeError):
-            conn.loop.loop.call_soon_threadsafe(conn.closing.set)
-        self._stop_loop(conn.loop, conn.finished)
+        """End the session and stop the server (bounded in time; safe to call twice).
+
+        A stdio server's stdin is closed; if it has not exited within 2 s, it and every
+        process it started get SIGTERM, and SIGKILL 2 s later. What the server started is
+        stopped also when the server exited by itself.
+        """
+        self._close(interrupted=False)
+
+    def _close(self, interrupted: bool) -> None:
+        """``close()``; ``interrupted`` (a Ctrl-C, an exit): stop the server first, at once."""
+        try:
+            if interrupted:
+                self._stop_servers()  # before the lock: a start in another thread then fails
+            with self._lock:
+                conn, self._conn = self._conn, None
+            if conn is None:
+                return
+            conn.closed = True
+            for call in list(conn.calls):
+                call.cancel()
+            with contextlib.suppress(RuntimeError):
+                conn.loop.loop.call_soon_threadsafe(conn.closing.set)
+            self._stop_loop(conn.loop, conn.session)
+        finally:
+            self._stop_servers()
 
     def restart(self) -> dict[str, Any]:
         """Stop the server and start it again (after a crash or a hang)."""
         self.close()
         return self.start()
 
-    def _stop_loop(self, loop: _LoopThread, finished: concurrent.futures.Future[Any]) -> None:
-        with contextlib.suppress(BaseException):
-            finished.result(timeout=_CLOSE_SECONDS)
-        if not finished.done():
-            finished.cancel()
-            with contextlib.suppress(BaseException):
-                finished.result(timeout=_CLOSE_SECONDS)
+    def _stop_loop(self, loop: _LoopThread, session: _Task) -> None:
+        """Wait for the session to end (cancel it if it does not), then stop its loop."""
+        with contextlib.suppress(Exception):
+            session.finished.result(timeout=_CLOSE_SECONDS)
+        if not session.finished.done():
+            loop.cancel(session)
+            with contextlib.suppress(Exception):
+                session.finished.result(timeout=_CLOSE_SECONDS)
         loop.stop()
 
     async def _serve(
@@ -373,7 +463,7 @@ class MCPClient:
     # -- errors ---------------------------------------------------------------------------
     def _tail_note(self) -> str:
         tail = self.stderr_tail().strip()
-        return f"; its stderr ends with:\n{tail}" if tail else ""
+        return self._stdout_note() + (f"; its stderr ends with:\n{tail}" if tail else "")
 
     def _connect_error(self, exc: BaseException) -> MCPError:
         if isinstance(exc, MCPError):
@@ -400,6 +490,8 @@ class MCPClient:
         from mcp.shared.exceptions import MCPError as SDKError
 
         code = exc.code if isinstance(exc, SDKError) else None
+        if conn.closed:
+            return MCPError(f"{self.describe()}: the client was closed during {what}")
         if isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError)) or code == -32001:
             return MCPTimeoutError(
                 f"{self.describe()} did not answer {what} within {timeout:g} s{self._tail_note()}"
@@ -439,6 +531,7 @@ class MCPClient:
                 return await make(conn.client)
 
         future = conn.loop.submit(guarded())
+        conn.calls.add(future)
         try:
             return future.result(timeout=limit + _GRACE_SECONDS)
         except concurrent.futures.TimeoutError:
@@ -448,8 +541,11 @@ class MCPClient:
             raise
         except BaseException as exc:
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                future.cancel()
                 raise
             raise self._call_error(exc, what, limit, conn) from None
+        finally:
+            conn.calls.discard(future)
 
     def ping(self, timeout: float | None = None) -> bool:
         """True when the server answers within ``timeout`` (default: 2 s or less).
@@ -550,6 +646,11 @@ def _version() -> str:
 class MCPStdioClient(MCPClient):
     """A server launched as a command, spoken to over its stdin and stdout.
 
+    The server starts in a process group of its own, and it and everything it started are
+    stopped whenever the client stops it (see :meth:`MCPClient.close`), also after a failed
+    start, a timeout, an exception or a Ctrl-C; any still running when Python exits are
+    stopped then.
+
     Args:
         command: the command and its arguments, e.g. ``["python", "server.py"]``.
         env: variables added to the server's environment (the SDK passes a safe default
@@ -585,24 +686,34 @@ class MCPStdioClient(MCPClient):
         self._stderr: IO[str] = tempfile.TemporaryFile(  # noqa: SIM115
             "w+", encoding="utf-8", errors="replace"
         )
+        self._spawned = Spawned()
 
     def describe(self) -> str:
         shown = " ".join(self.command)
         return f"the MCP server `{shown if len(shown) <= 80 else shown[:77] + '...'}`"
 
     def _transport(self) -> Any:
-        from mcp import StdioServerParameters
-        from mcp.client.stdio import stdio_client
+        if sys.platform == "win32":  # pragma: no cover - the SDK's Job Object stops the tree
+            from mcp import StdioServerParameters
+            from mcp.client.stdio import stdio_client
 
-        params = StdioServerParameters(
-            command=self.command[0], args=self.command[1:], env=self.env or None, cwd=self.cwd
-        )
-        return stdio_client(params, errlog=self._stderr)  # type: ignore[arg-type]
+            params = StdioServerParameters(
+                command=self.command[0], args=self.command[1:], env=self.env or None, cwd=self.cwd
+            )
+            return stdio_client(params, errlog=self._stderr)  # type: ignore[arg-type]
+        return stdio_transport(self.command, self.env, self.cwd, self._stderr, self._spawned)
 
     def _reset_stderr(self) -> None:
+        self._spawned.noise = StdoutNoise()
         with contextlib.suppress(OSError, ValueError):
             self._stderr.seek(0)
             self._stderr.truncate()
+
+    def _stop_servers(self) -> None:
+        self._spawned.stop()
+
+    def _stdout_note(self) -> str:
+        return self._spawned.noise.describe()
 
     def stderr_tail(self, limit: int = STDERR_TAIL_CHARS) -> str:
         try:

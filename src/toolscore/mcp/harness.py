@@ -12,7 +12,9 @@ error or not (one that accepts bad input is noted as ``accepted``). A call that 
 server that crashes fails that scenario, with the server's stderr tail, and the server is
 restarted for the rest (calls that were in flight beside a crash run once more, so only the
 call that crashes the server again is blamed); a server that keeps dying is given up on after
-``max_restarts``.
+``max_restarts``. An exception in the calling thread (a Ctrl-C) ends the run at once: no
+scenario starts and the server is not restarted any more; the calls in flight end when the
+client's owner closes it.
 """
 
 from __future__ import annotations
@@ -288,6 +290,8 @@ class _Supervisor:
         self.restarts = 0
         self.lock = threading.Lock()
         self.gave_up = ""
+        #: Set when the run is abandoned (a Ctrl-C): no restart from then on.
+        self.halted = False
         # Generations a call saw exit. The client may still look connected for a moment
         # after a call learnt of the exit, and a solo retry sent then would be blamed for it.
         self.exited: set[int] = set()
@@ -295,8 +299,10 @@ class _Supervisor:
     def recover(self, generation: int, hung: bool) -> bool:
         """Bring the server back if the failure on ``generation`` left it down; False when
         the budget is spent (then every later scenario is skipped). No call runs meanwhile."""
+        if self.halted:
+            return False
         with self.gate.exclusive(), self.lock:
-            if self.gave_up:
+            if self.gave_up or self.halted:
                 return False
             if self.client.generation != generation:
                 return True  # another thread already restarted it
@@ -314,6 +320,9 @@ class _Supervisor:
                 self.client.restart()
             except MCPError as exc:
                 self.gave_up = f"not run: the server could not be restarted ({_excerpt(str(exc))})"
+                return False
+            if self.halted:  # abandoned while the server restarted: stop it again
+                self.client.close()
                 return False
             return True
 
@@ -343,7 +352,7 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
     attempt = 0
     while attempt < 2:
         with sup.lock:  # wait while another thread restarts the server
-            gave_up = sup.gave_up
+            gave_up = sup.gave_up or ("not run: the run was interrupted" if sup.halted else "")
         if gave_up:
             return ScenarioResult(scenario, False, True, 0.0, gave_up, "skipped")
         generation = client.generation
@@ -437,5 +446,13 @@ def run_scenarios(
     sup = _Supervisor(client, max_restarts, concurrency > 1 and len(scenarios) > 1)
     if not sup.concurrent:
         return [_run_one(sup, s, timeout) for s in scenarios]
-    with ThreadPoolExecutor(concurrency, thread_name_prefix="toolscore-mcp") as pool:
-        return list(pool.map(lambda s: _run_one(sup, s, timeout), scenarios))
+    pool = ThreadPoolExecutor(concurrency, thread_name_prefix="toolscore-mcp")
+    try:
+        results = list(pool.map(lambda s: _run_one(sup, s, timeout), scenarios))
+    except BaseException:
+        # A Ctrl-C: waiting for the calls in flight could take their whole timeout.
+        sup.halted = True
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return results
