@@ -4,7 +4,9 @@ Every reader returns ``[{"tool": name, "args": {...}}, ...]`` in call order. The
 objects (anything with ``model_dump()``, dataclasses, plain objects) as well as plain dicts,
 and lists that mix them. Arguments that arrive as JSON text are parsed; text that is not a
 JSON object raises a :class:`MalformedArgumentsWarning` naming the tool and quoting the text,
-and the call is kept with empty arguments (never dropped).
+and the call is kept with empty arguments (never dropped). A response of no known shape (or
+with a field of the wrong kind, such as ``"choices": 1``) raises ``TypeError``; a call
+without a tool name, or a response nested past Python's recursion limit, ``ValueError``.
 
 Shapes read:
 
@@ -75,6 +77,32 @@ def _get(d: Mapping[str, Any], *names: str) -> Any:
     return None
 
 
+def _seq(value: Any, where: str) -> list[Any]:
+    """A list field of a response (missing or empty: no items); any other value is a shape
+    no provider sends."""
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    if value is None or value == "" or value == {}:
+        return []
+    raise _Unrecognised(f"{where} is {_a(value)}, not a list")
+
+
+def _object(value: Any, where: str) -> Mapping[str, Any]:
+    """An object field of a response (missing: empty); any other value is an unknown shape."""
+    value = plain(value)
+    if value is None:
+        return {}
+    if isinstance(value, Mapping):
+        return value
+    raise _Unrecognised(f"{where} is {_a(value)}, not an object")
+
+
+def _a(value: Any) -> str:
+    """``a str``, ``an int``: the kind of ``value`` for a message."""
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
 def _call(name: Any, raw_args: Any) -> Call:
     tool = str(name) if name is not None else ""
     return {"tool": tool, "args": read_arguments(raw_args, tool)}
@@ -112,22 +140,22 @@ def _extract(obj: Any) -> list[Call]:
         return [{"tool": d["action"], "args": action_input(d.get("action_input"), d["action"])}]
     if "choices" in d:  # OpenAI chat completion
         out = []
-        for choice in d.get("choices") or []:
-            out.extend(_message(plain(_get(plain(choice), "message", "delta") or {})))
+        for choice in _seq(d.get("choices"), "choices"):
+            out.extend(_message(_get(_object(choice, "a choice"), "message", "delta")))
         return out
     if "candidates" in d:  # Gemini
         out = []
-        for cand in d.get("candidates") or []:
-            content = plain(plain(cand).get("content")) or {}
-            out.extend(_extract(list(content.get("parts") or [])))
+        for cand in _seq(d.get("candidates"), "candidates"):
+            content = _object(_object(cand, "a candidate").get("content"), "a candidate's content")
+            out.extend(_extract(_seq(content.get("parts"), "parts")))
         return out
     if "new_items" in d:  # OpenAI Agents SDK RunResult
-        return _extract(list(d.get("new_items") or []))
+        return _extract(_seq(d.get("new_items"), "new_items"))
     kind = d.get("type")
     if isinstance(d.get("data"), Mapping) and isinstance(kind, str) and len(d) == 2:
         return _extract(d["data"])  # LangChain's messages_to_dict form {"type": ..., "data": ...}
     if kind == "tool_call_item" or d.get("__type__") == "ToolCallItem":
-        raw = plain(d.get("raw_item")) or {}
+        raw = _object(d.get("raw_item"), "raw_item")
         return [_call(_get(raw, "name", "type"), _get(raw, "arguments", "input"))]
     fn = plain(d.get("function"))
     if isinstance(fn, Mapping) and "name" in fn:  # one OpenAI wire-format tool call
@@ -193,10 +221,13 @@ def _message(msg: Any) -> list[Call]:
         return []
     # LangChain keeps calls whose arguments failed to parse in invalid_tool_calls: keep them
     # too (their raw arguments are warned about), never drop them silently.
-    tool_calls = [*(msg.get("tool_calls") or []), *(msg.get("invalid_tool_calls") or [])]
+    tool_calls = [
+        *_seq(msg.get("tool_calls"), "tool_calls"),
+        *_seq(msg.get("invalid_tool_calls"), "invalid_tool_calls"),
+    ]
     out: list[Call] = []
-    for tc in tool_calls:
-        tc = plain(tc)
+    for item in tool_calls:
+        tc = _object(item, "a tool call")
         fn = plain(tc.get("function"))
         if isinstance(fn, Mapping):
             out.append(_call(fn.get("name"), fn.get("arguments")))
@@ -216,6 +247,8 @@ def _message(msg: Any) -> list[Call]:
 def _read(response: Any, reader: str) -> list[Call]:
     try:
         calls = otel_calls(response) if looks_like_otel(response) else _extract(response)
+    except RecursionError:
+        raise _too_deep(reader, response) from None
     except _Unrecognised as exc:
         raise TypeError(
             f"Cannot auto-detect the provider format: {reader}() cannot read tool calls from "
@@ -227,6 +260,13 @@ def _read(response: Any, reader: str) -> list[Call]:
         if not call["tool"]:
             raise ValueError(f"{reader}(): tool call #{n + 1} has no tool name: {call!r}")
     return calls
+
+
+def _too_deep(reader: str, response: Any) -> ValueError:
+    return ValueError(
+        f"{reader}() cannot read a {type(response).__name__} nested this deeply (past "
+        "Python's recursion limit); a provider response nests a few levels only"
+    )
 
 
 def auto_extract(response: Any) -> list[dict[str, Any]]:
@@ -241,7 +281,10 @@ def auto_extract(response: Any) -> list[dict[str, Any]]:
         ``[{"tool": ..., "args": {...}}, ...]`` in call order.
 
     Raises:
-        TypeError: nothing in ``response`` has a known shape.
+        TypeError: nothing in ``response`` has a known shape, or a part of it has a field of
+            the wrong kind (``"choices": 1``).
+        ValueError: a tool call has no tool name, or ``response`` is nested too deeply to
+            read.
 
     Example:
         >>> auto_extract({"choices": [{"message": {"role": "assistant", "tool_calls": [
@@ -368,6 +411,7 @@ def from_otel(spans: Any) -> list[dict[str, Any]]:
 
     Raises:
         TypeError: ``spans`` holds something that is not a span or an export.
+        ValueError: ``spans`` is nested too deeply to read.
 
     Example:
         >>> span = {"name": "execute_tool search", "attributes": [
@@ -385,4 +429,7 @@ def from_otel(spans: Any) -> list[dict[str, Any]]:
                 "with no 'attributes'; pass an OTLP/JSON export ({'resourceSpans': [...]}), "
                 "span dicts or SDK span objects"
             )
-    return otel_calls(spans)
+    try:
+        return otel_calls(spans)
+    except RecursionError:
+        raise _too_deep("from_otel", spans) from None

@@ -185,7 +185,7 @@ class Approx(Matcher):
 
     def __init__(self, value: float, rel: float = 1e-6, abs: float = 0.0) -> None:
         for name, number in (("value", value), ("rel", rel), ("abs", abs)):
-            if not _is_number(number) or math.isnan(number):
+            if not _is_number(number) or (isinstance(number, float) and math.isnan(number)):
                 raise TypeError(f"Approx({name}=...) must be a number, got {number!r}")
         if rel < 0 or abs < 0:
             raise ValueError(f"Approx tolerances must be >= 0, got rel={rel!r}, abs={abs!r}")

@@ -18,6 +18,7 @@ changes.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -165,8 +166,19 @@ def _verdict(value: Any, position: int, method: str, quoted: str) -> Verdict:
         equivalent,
         reason or ("equivalent" if equivalent else "not equivalent"),
         str(value.get("method") or method),
-        float(similarity) if isinstance(similarity, (int, float)) else None,
+        _similarity(similarity),
     )
+
+
+def _similarity(value: Any) -> float | None:
+    """A verdict's similarity as a float (None when it is no finite number)."""
+    if not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer past the floats
+        return None
+    return number if math.isfinite(number) else None
 
 
 def validate_verdicts(

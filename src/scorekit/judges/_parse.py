@@ -52,7 +52,8 @@ def load_reply(raw: str | None, kind: str) -> Any:
     around the payload.
 
     Raises:
-        InvalidReplyError: empty or not JSON (the reply is quoted).
+        InvalidReplyError: empty, not JSON, or JSON nested too deeply to read (the reply is
+            quoted).
     """
     if raw is None or not raw.strip():
         raise InvalidReplyError(f"the judge sent an empty reply instead of {kind}")
@@ -62,6 +63,10 @@ def load_reply(raw: str | None, kind: str) -> Any:
         text = fenced.group("body").strip()
     try:
         value = json.loads(text)
+    except RecursionError:
+        raise InvalidReplyError(
+            f"the judge's {kind} reply is JSON nested too deeply to read: {quote_reply(raw)}"
+        ) from None
     except ValueError:
         raise InvalidReplyError(
             f"the judge's {kind} reply is not valid JSON: {quote_reply(raw)}"
@@ -152,7 +157,10 @@ def validate_answers(value: object, n_questions: int, quoted: str = "") -> list[
             raise InvalidReplyError(
                 f"the judge's answer to question {position} is not a number ({item!r}){quoted}"
             )
-        number = float(item)
+        try:
+            number = float(item)
+        except OverflowError:  # an integer past the floats (400 digits): far outside [0, 1]
+            number = math.inf
         if not math.isfinite(number) or number < 0.0 or number > 1.0:
             raise InvalidReplyError(
                 f"the judge's answer to question {position} is outside [0, 1] ({item!r}){quoted}"

@@ -23,11 +23,71 @@ __all__ = ["NOT_CANONICAL", "args_satisfy", "canonical", "contains_matcher", "va
 
 def values_match(expected: Any, actual: Any, strict: bool = False) -> bool:
     """Apply the comparison rule to one expected value and one actual value."""
+    try:
+        return _match(expected, actual, strict)
+    except RecursionError:
+        # Values nested past the recursion limit (JSON text can be): the same rule, by a loop.
+        return _match_nested(expected, actual, strict)
+
+
+def _match(expected: Any, actual: Any, strict: bool) -> bool:
     if isinstance(expected, Matcher):
         return bool(expected == actual)
     if strict:
         return _strict(expected, actual)
     return _lenient(expected, actual)
+
+
+def _match_nested(expected: Any, actual: Any, strict: bool) -> bool:
+    """:func:`values_match` without recursion: the pairs still to compare on a stack."""
+    pending = [(expected, actual)]
+    while pending:
+        e, a = pending.pop()
+        if isinstance(e, Matcher):
+            matched = bool(e == a)  # as values_match: the matcher decides
+            if not matched:
+                return False
+            continue
+        step = _strict_step(e, a) if strict else _lenient_step(e, a)
+        if step is False:
+            return False
+        if step is not True:
+            pending.extend(step)
+    return True
+
+
+def _lenient_step(e: Any, a: Any) -> bool | list[tuple[Any, Any]]:
+    """One level of the lenient rule: the verdict, or the pairs of items to compare next."""
+    if isinstance(e, bool) or isinstance(a, bool):
+        return type(e) is type(a) and e == a
+    if isinstance(e, (int, float)) and isinstance(a, (int, float)):
+        return bool(e == a)
+    if isinstance(e, str) and isinstance(a, str):
+        return e.strip() == a.strip()
+    if isinstance(e, dict):
+        if not isinstance(a, dict) or e.keys() != a.keys():
+            return False
+        return [(v, a[k]) for k, v in e.items()]
+    if isinstance(e, (list, tuple)):
+        if not isinstance(a, (list, tuple)) or len(e) != len(a):
+            return False
+        return list(zip(e, a, strict=True))
+    return _safe_eq(e, a)
+
+
+def _strict_step(e: Any, a: Any) -> bool | list[tuple[Any, Any]]:
+    """One level of the strict rule: the verdict, or the pairs of items to compare next."""
+    if type(e) is not type(a):
+        return False
+    if isinstance(e, dict):
+        if e.keys() != a.keys():
+            return False
+        return [(v, a[k]) for k, v in e.items()]
+    if isinstance(e, (list, tuple)):
+        if len(e) != len(a):
+            return False
+        return list(zip(e, a, strict=True))
+    return _safe_eq(e, a)
 
 
 def _lenient(expected: Any, actual: Any) -> bool:
@@ -40,11 +100,11 @@ def _lenient(expected: Any, actual: Any) -> bool:
     if isinstance(expected, dict):
         if not isinstance(actual, dict) or expected.keys() != actual.keys():
             return False
-        return all(values_match(v, actual[k], False) for k, v in expected.items())
+        return all(_match(v, actual[k], False) for k, v in expected.items())
     if isinstance(expected, (list, tuple)):
         if not isinstance(actual, (list, tuple)) or len(expected) != len(actual):
             return False
-        return all(values_match(e, a, False) for e, a in zip(expected, actual, strict=False))
+        return all(_match(e, a, False) for e, a in zip(expected, actual, strict=False))
     return _safe_eq(expected, actual)
 
 
@@ -54,11 +114,11 @@ def _strict(expected: Any, actual: Any) -> bool:
     if isinstance(expected, dict):
         if expected.keys() != actual.keys():
             return False
-        return all(values_match(v, actual[k], True) for k, v in expected.items())
+        return all(_match(v, actual[k], True) for k, v in expected.items())
     if isinstance(expected, (list, tuple)):
         if len(expected) != len(actual):
             return False
-        return all(values_match(e, a, True) for e, a in zip(expected, actual, strict=False))
+        return all(_match(e, a, True) for e, a in zip(expected, actual, strict=False))
     return _safe_eq(expected, actual)
 
 
@@ -90,11 +150,12 @@ def canonical(value: Any, strict: bool = False) -> Any:
     """A hashable form: equal forms iff the rule says the values are equal (no matchers).
 
     Returns ``NOT_CANONICAL`` for values that have no such form (matchers, NaN, unknown
-    objects); callers then fall back to :func:`values_match`.
+    objects, values nested past the recursion limit); callers then fall back to
+    :func:`values_match`.
     """
     try:
         return _canon_strict(value) if strict else _canon_lenient(value)
-    except _Fail:
+    except (_Fail, RecursionError):
         return NOT_CANONICAL
 
 

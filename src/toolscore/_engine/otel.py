@@ -41,10 +41,21 @@ def _any_value(value: Any) -> Any:
         except (TypeError, ValueError):
             return value["intValue"]
     if "arrayValue" in value:
-        return [_any_value(v) for v in (value["arrayValue"] or {}).get("values") or []]
+        return [_any_value(v) for v in _values(value["arrayValue"])]
     if "kvlistValue" in value:
-        return _key_values((value["kvlistValue"] or {}).get("values") or [])
+        return _key_values(_values(value["kvlistValue"]))
     return None
+
+
+def _values(value: Any) -> list[Any]:
+    """The ``values`` of an OTLP array or key/value list (none when it is malformed)."""
+    values = value.get("values") if isinstance(value, Mapping) else None
+    return list(values) if isinstance(values, (list, tuple)) else []
+
+
+def _list(value: Any) -> list[Any]:
+    """A list field of an export; a missing or malformed one holds nothing."""
+    return list(value) if isinstance(value, (list, tuple)) else []
 
 
 def _key_values(items: Iterable[Any]) -> dict[str, Any]:
@@ -108,13 +119,13 @@ def _spans(data: Any) -> list[Any]:
     if not _is_export(data):
         return [data]
     spans: list[Any] = []
-    for resource in data.get("resourceSpans") or []:
+    for resource in _list(data.get("resourceSpans")):
         if not isinstance(resource, Mapping):
             continue
-        scopes = resource.get("scopeSpans") or resource.get("instrumentationLibrarySpans") or []
-        for scope in scopes:
+        scopes = resource.get("scopeSpans") or resource.get("instrumentationLibrarySpans")
+        for scope in _list(scopes):
             if isinstance(scope, Mapping):
-                spans.extend(scope.get("spans") or [])
+                spans.extend(_list(scope.get("spans")))
     return spans
 
 
@@ -122,7 +133,17 @@ def _nanos(span: Any, json_key: str, sdk_attr: str) -> int | None:
     value = span.get(json_key) if isinstance(span, Mapping) else getattr(span, sdk_attr, None)
     try:
         return int(value) if value is not None else None
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: infinity (1e400 in JSON)
+        return None
+
+
+def _seconds(start: int | None, end: int | None) -> float | None:
+    """The time between two nanosecond timestamps (None without both, or past the floats)."""
+    if start is None or end is None:
+        return None
+    try:
+        return (end - start) / 1e9
+    except OverflowError:  # a timestamp of 400 digits
         return None
 
 
@@ -177,9 +198,7 @@ def otel_calls(data: Any) -> list[dict[str, Any]]:
                     "error": (message or (str(error_type) if error_type else None))
                     if is_error
                     else None,
-                    "duration": (end - start) / 1e9
-                    if start is not None and end is not None
-                    else None,
+                    "duration": _seconds(start, end),
                     "id": None if call_id is None else str(call_id),
                 },
             )

@@ -14,6 +14,11 @@ the largest (``"high"``: ``maximum``, ``maxLength``, ``maxItems``) value the sch
 
 No value points a server at the network: URIs are ``data:`` URIs, hosts are loopback, and an
 ``http(s)`` default or example is not used.
+
+Any JSON is read as a schema without an error: malformed keywords (``"required": 5``, an
+``enum`` that is no list, ``minimum`` above ``maximum``, infinite bounds) are ignored or give
+a value the schema may reject, a ``$ref`` cycle is followed once, and lengths and item counts
+stay below :data:`MAX_LENGTH` and :data:`MAX_ITEMS` whatever the schema asks.
 """
 
 from __future__ import annotations
@@ -23,13 +28,26 @@ import random
 import re
 from typing import Any
 
-__all__ = ["EXTREMES", "LONG_STRING_LENGTH", "UNICODE_SAMPLE", "SchemaValues", "json_types"]
+__all__ = [
+    "EXTREMES",
+    "LONG_STRING_LENGTH",
+    "MAX_ITEMS",
+    "MAX_LENGTH",
+    "UNICODE_SAMPLE",
+    "SchemaValues",
+    "json_required",
+    "json_types",
+]
 
 #: What ``extreme`` may be: the smallest or the largest value a schema allows.
 EXTREMES = ("low", "high")
 
 #: Length of the "very long string" edge case.
 LONG_STRING_LENGTH = 10_000
+#: The longest string generated, whatever ``minLength``/``maxLength`` ask.
+MAX_LENGTH = 100_000
+#: The most items an array gets, whatever ``minItems``/``maxItems`` ask.
+MAX_ITEMS = 100
 #: The unicode edge case: accents, CJK, an emoji, right-to-left script, a combining mark.
 UNICODE_SAMPLE = "Zürich – 東京 – 🚀 – مرحبا – e\u0301"
 
@@ -100,6 +118,15 @@ def json_types(schema: dict[str, Any]) -> list[str]:
     return []
 
 
+def json_required(schema: dict[str, Any]) -> list[str]:
+    """The property names a schema's ``required`` lists (names that are no string, or a
+    ``required`` that is no list, are ignored)."""
+    required = schema.get("required")
+    if not isinstance(required, list):
+        return []
+    return [r for r in required if isinstance(r, str)]
+
+
 def _is_network(value: Any) -> bool:
     return isinstance(value, str) and value.lower().startswith(("http://", "https://", "ftp://"))
 
@@ -117,29 +144,36 @@ class SchemaValues:
         self.rng = rng
 
     # -- schema plumbing ----------------------------------------------------------------
-    def resolve(self, schema: Any, depth: int = 0) -> dict[str, Any]:
-        """``schema`` with a local ``$ref`` followed and ``allOf`` merged (bounded depth)."""
+    def resolve(
+        self, schema: Any, depth: int = 0, _refs: frozenset[str] = frozenset()
+    ) -> dict[str, Any]:
+        """``schema`` with a local ``$ref`` followed and ``allOf`` merged (bounded depth; a
+        ``$ref`` already being followed is not followed again)."""
         if not isinstance(schema, dict) or depth > 20:
             return {}
         ref = schema.get("$ref")
         if isinstance(ref, str) and ref.startswith("#"):
+            merged = {k: v for k, v in schema.items() if k != "$ref"}
+            if ref in _refs:  # a cycle ({"$ref": "#"} inside the root's allOf, ...)
+                return merged
             target: Any = self.root
             for part in ref[1:].split("/"):
                 if not part:
                     continue
                 part = part.replace("~1", "/").replace("~0", "~")
                 target = target.get(part) if isinstance(target, dict) else None
-            merged = {k: v for k, v in schema.items() if k != "$ref"}
-            return {**self.resolve(target, depth + 1), **merged}
+            return {**self.resolve(target, depth + 1, _refs | {ref}), **merged}
         parts = schema.get("allOf")
         if isinstance(parts, list) and parts:
             merged = {k: v for k, v in schema.items() if k != "allOf"}
             for part in parts:
-                for key, value in self.resolve(part, depth + 1).items():
+                for key, value in self.resolve(part, depth + 1, _refs).items():
                     if key == "properties" and isinstance(merged.get("properties"), dict):
-                        merged["properties"] = {**merged["properties"], **value}
+                        if isinstance(value, dict):
+                            merged["properties"] = {**merged["properties"], **value}
                     elif key == "required" and isinstance(merged.get("required"), list):
-                        merged["required"] = [*merged["required"], *value]
+                        if isinstance(value, list):
+                            merged["required"] = [*merged["required"], *value]
                     else:
                         merged.setdefault(key, value)
             return merged
@@ -154,18 +188,20 @@ class SchemaValues:
                 return sorted(resolved, key=lambda b: json_types(b) == ["null"])
         return []
 
-    def kind(self, schema: dict[str, Any]) -> str | None:
+    def kind(self, schema: dict[str, Any], _depth: int = 0) -> str | None:
         """The one JSON type a value for ``schema`` gets (the first non-null one)."""
         schema = self.resolve(schema)
         branches = self.branches(schema)
         if branches:
-            return self.kind(branches[0])
+            # A branch may lead back here ({"anyOf": [{"$ref": "#"}]}): bounded.
+            return self.kind(branches[0], _depth + 1) if _depth < 20 else None
         types = [t for t in json_types(schema) if t != "null"] or json_types(schema)
         if types:
             return types[0]
         if "enum" in schema or "const" in schema:
-            values = schema.get("enum") or [schema.get("const")]
-            return _type_of(values[0]) if values else None
+            enum = schema.get("enum")
+            values = enum if isinstance(enum, list) and enum else [schema.get("const")]
+            return _type_of(values[0])
         if "properties" in schema:
             return "object"
         if "items" in schema:
@@ -237,7 +273,7 @@ class SchemaValues:
         schema = self.resolve(schema)
         properties = schema.get("properties")
         properties = properties if isinstance(properties, dict) else {}
-        required = [r for r in schema.get("required", []) or [] if isinstance(r, str)]
+        required = json_required(schema)
         out: dict[str, Any] = {}
         for prop, sub in properties.items():
             every = variant <= 1 or extreme is not None
@@ -275,9 +311,9 @@ class SchemaValues:
         )
         if extreme is not None:
             if not shaped:  # a format or pattern keeps its one well-formed value
-                low, high = schema.get("minLength"), schema.get("maxLength")
-                low = low if isinstance(low, int) and low > 0 else 0
-                high = high if isinstance(high, int) and high >= low else None
+                low, high = _length(schema.get("minLength")), _length(schema.get("maxLength"))
+                low = low if low is not None and low > 0 else 0
+                high = high if high is not None and high >= low else None
                 if extreme == "low":
                     return "x" * low if low or high == 0 else "x"
                 if high is not None:
@@ -292,12 +328,12 @@ class SchemaValues:
             fitting = _fitting(pattern, [*pool, *_PATTERN_CANDIDATES])
             pool = fitting or pool
         value = pool[0] if variant == 0 else self.rng.choice(pool)
-        low = schema.get("minLength")
-        high = schema.get("maxLength")
-        if isinstance(low, int) and len(value) < low:
+        low = _length(schema.get("minLength"))
+        high = _length(schema.get("maxLength"))
+        if low is not None and len(value) < low:
             value = (value + " ") * (low // (len(value) + 1) + 1)
             value = value[:low]
-        if isinstance(high, int) and high >= 0 and len(value) > high:
+        if high is not None and high >= 0 and len(value) > high:
             value = value[:high]
         return value
 
@@ -315,16 +351,20 @@ class SchemaValues:
         else:
             lo = low if low is not None else (0 if high is None or high >= 0 else high - 10)
             hi = high if high is not None else lo + 10
+            if hi < lo or not math.isfinite(hi - lo):
+                hi = lo  # minimum above maximum, or a range no float spans: the minimum
             value = (
-                self.rng.randint(math.ceil(lo), math.floor(hi))
+                self.rng.randint(math.ceil(lo), max(math.ceil(lo), math.floor(hi)))
                 if integer
                 else (round(self.rng.uniform(lo, hi), 2))
             )
         step = schema.get("multipleOf")
         if isinstance(step, (int, float)) and not isinstance(step, bool) and step > 0:
-            value = math.ceil(value / step) * step
-            if high is not None and value > high:
-                value -= step
+            steps = value / step
+            if math.isfinite(steps):  # a step too small for the value: the value as it is
+                value = math.ceil(steps) * step
+                if high is not None and value > high:
+                    value -= step
         if integer:
             return int(value)
         return float(value)
@@ -334,10 +374,9 @@ class SchemaValues:
     ) -> list[Any]:
         items = schema.get("items")
         items = self.resolve(items) if isinstance(items, dict) else {}
-        low = schema.get("minItems")
-        low = low if isinstance(low, int) and low > 0 else 0
-        high = schema.get("maxItems")
-        high = high if isinstance(high, int) else None
+        low = _length(schema.get("minItems"), MAX_ITEMS)
+        low = low if low is not None and low > 0 else 0
+        high = _length(schema.get("maxItems"), MAX_ITEMS)
         if extreme == "low":
             count = low
         elif extreme == "high":
@@ -394,14 +433,14 @@ class SchemaValues:
                 out.append((_num(high + unit, integer), f"above the maximum {_show(high)}"))
         if kind == "string":
             high = schema.get("maxLength")
-            if isinstance(high, int):
+            if _length(high) is not None and _length(high) == high:  # at most MAX_LENGTH
                 out.append(("x" * (high + 1), f"longer than maxLength {high}"))
             low = schema.get("minLength")
-            if isinstance(low, int) and low > 1:
+            if _length(low) is not None and _length(low) == low and low > 1:
                 out.append(("x" * (low - 1), f"shorter than minLength {low}"))
         if kind == "array":
             low = schema.get("minItems")
-            if isinstance(low, int) and low > 0:
+            if isinstance(low, int) and not isinstance(low, bool) and low > 0:
                 out.append(([], f"fewer than minItems {low}"))
         return out
 
@@ -422,14 +461,26 @@ def _type_of(value: Any) -> str:
     return "string"
 
 
+def _length(value: Any, limit: int = MAX_LENGTH) -> int | None:
+    """A length or count keyword's integer, at most ``limit`` (None when it is no integer)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return min(value, limit)
+
+
 def _bounds(schema: dict[str, Any], integer: bool) -> tuple[float | None, float | None]:
-    """Inclusive lower and upper bounds (exclusive ones moved one step inwards)."""
+    """Inclusive lower and upper bounds (exclusive ones moved one step inwards; an infinite
+    or too large bound is none)."""
 
     def number(key: str) -> float | None:
         value = schema.get(key)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
-        return float(value)
+        try:
+            bound = float(value)
+        except OverflowError:  # an integer past the floats
+            return None
+        return bound if math.isfinite(bound) else None
 
     step = 1.0 if integer else 0.01
     low, high = number("minimum"), number("maximum")

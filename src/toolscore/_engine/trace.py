@@ -14,6 +14,7 @@ from toolscore._engine.trace_files import (
     TraceFileError,
     TraceFileNotFoundError,
     check_format,
+    nested_too_deeply,
     read_json_file,
     trace_calls,
 )
@@ -35,10 +36,15 @@ def load_gold(gold_file: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
     Raises:
         TraceFileNotFoundError: (a ``FileNotFoundError`` and a ``TraceFileError``) no file.
-        TraceFileError: (a ``ValueError``) empty or malformed file, or an unknown matcher key.
+        TraceFileError: (a ``ValueError``) empty or malformed file, an unknown matcher key, or
+            JSON nested too deeply to read.
     """
     name = os.fspath(gold_file)
-    return decode_gold(read_json_file(gold_file), name)
+    data = read_json_file(gold_file)
+    try:
+        return decode_gold(data, name)
+    except RecursionError:
+        raise nested_too_deeply(name, GoldFormatError) from None
 
 
 def load_trace(trace_file: str | os.PathLike[str], format: str = "auto") -> list[dict[str, Any]]:
@@ -48,11 +54,16 @@ def load_trace(trace_file: str | os.PathLike[str], format: str = "auto") -> list
     Raises:
         ValueError: ``format`` is not one of ``TRACE_FORMATS`` ("Unsupported format").
         TraceFileNotFoundError: no such file.
-        TraceFileError: empty or malformed file, or a shape the format cannot read.
+        TraceFileError: empty or malformed file, a shape the format cannot read, or JSON
+            nested too deeply to read.
     """
     check_format(format)
     name = os.fspath(trace_file)
-    return trace_calls(read_json_file(trace_file), format, name)
+    data = read_json_file(trace_file)
+    try:
+        return trace_calls(data, format, name)
+    except RecursionError:
+        raise nested_too_deeply(name) from None
 
 
 def evaluate_trace(

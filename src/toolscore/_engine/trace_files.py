@@ -69,7 +69,8 @@ def read_json_file(path: str | os.PathLike[str]) -> Any:
     """Parse a JSON file, or a JSON Lines file (then a list of its documents).
 
     Raises:
-        TraceFileError: missing, unreadable, empty or not JSON (the message names the file).
+        TraceFileError: missing, unreadable, empty, not JSON, or nested too deeply to read
+            (past Python's recursion limit); the message names the file.
     """
     name = os.fspath(path)
     p = Path(path)
@@ -87,6 +88,8 @@ def read_json_file(path: str | os.PathLike[str]) -> Any:
         raise TraceFileError(f"{name}: the file is empty (expected JSON)")
     try:
         return json.loads(text)
+    except RecursionError:
+        raise nested_too_deeply(name) from None
     except json.JSONDecodeError as whole:
         if whole.msg != "Extra data":
             raise TraceFileError(
@@ -94,17 +97,29 @@ def read_json_file(path: str | os.PathLike[str]) -> Any:
             ) from None
     # "Extra data": one document parsed and more follow, so read it as JSON Lines.
     docs = []
-    for n, line in enumerate(text.splitlines(), 1):
+    # Lines end at "\n" only: str.splitlines() also breaks at U+2028, U+0085 and the like,
+    # which JSON strings may hold unescaped (the MCP recorder writes them so).
+    for n, line in enumerate(text.split("\n"), 1):
         if not line.strip():
             continue
         try:
             docs.append(json.loads(line))
+        except RecursionError:
+            raise nested_too_deeply(f"{name}: line {n}") from None
         except json.JSONDecodeError as exc:
             raise TraceFileError(
                 f"{name}: line {n} is not valid JSON ({exc.msg} at column {exc.colno}); "
                 "a JSON Lines file holds one JSON document per line"
             ) from None
     return docs
+
+
+def nested_too_deeply(where: str, error: type[TraceFileError] = TraceFileError) -> TraceFileError:
+    """The error for a file whose JSON nests past Python's recursion limit."""
+    return error(
+        f"{where}: the JSON is nested too deeply to read (past Python's recursion limit); "
+        "a trace or gold file nests a few levels only"
+    )
 
 
 def _is_jsonrpc(item: Any) -> bool:

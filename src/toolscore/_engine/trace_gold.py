@@ -29,6 +29,7 @@ Type names: ``int``, ``float``, ``number`` (int or float), ``str``/``string``, `
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -366,6 +367,12 @@ def _encode_matcher(m: Matcher, where: str) -> Any:
             spec["flags"] = letters
         return spec
     if isinstance(m, Approx):
+        for what, number in (("value", m.value), ("rel", m.rel), ("abs", m.abs)):
+            if isinstance(number, float) and not math.isfinite(number):
+                raise MatcherEncodingError(
+                    f"{where}: {m!r} has no JSON form: its {what} {number!r} is not a finite "
+                    "number, and JSON has no infinity"
+                )
         spec = {"$approx": m.value}
         if m.rel != 1e-6:
             spec["rel"] = m.rel
@@ -395,9 +402,17 @@ def _encode_matcher(m: Matcher, where: str) -> Any:
         return {"$not": encode_value(m.inner, f"{where}.$not")}
     if isinstance(m, _Equals):
         return encode_value(m.value, where)
+    from toolscore.bfcl._matchers import BFCLDict, BFCLString
+
+    if isinstance(m, BFCLString):
+        return m.to_json()
+    if isinstance(m, BFCLDict):
+        # decode_value reads the answer as written: plain JSON, no matchers inside.
+        return {"$bfcl_dict": _encode(m.answer, f"{where}.$bfcl_dict", literal=True)}
     raise MatcherEncodingError(
         f"{where}: {m!r} is a custom matcher, which has no JSON form; a file can hold ANY, "
-        "Regex, Approx, OneOf, Contains, IsType and their &, |, ~ combinations"
+        "Regex, Approx, OneOf, Contains, IsType, BFCLString, BFCLDict and their &, |, ~ "
+        "combinations"
     )
 
 
@@ -417,8 +432,9 @@ def encode_value(value: Any, where: str = "value") -> Any:
         where: its location, for error messages (``calls[0].args.city``).
 
     Raises:
-        MatcherEncodingError: a value JSON cannot hold (a ``datetime``, a set, NaN, a
-            non-string key, a custom matcher); the message names where it sits.
+        MatcherEncodingError: a value JSON cannot hold (a ``datetime``, a set, NaN or
+            infinity, also as an ``Approx`` bound, a non-string key, a custom matcher); the
+            message names where it sits.
 
     Example:
         >>> encode_value({"city": Regex("NYC|JFK"), "days": 3})

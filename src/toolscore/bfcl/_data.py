@@ -21,6 +21,7 @@ from toolscore.bfcl._verdict import BFCLVerdict, check, checker_for
 __all__ = ["BFCLCase", "BFCLDataError", "category_of", "load", "read_records"]
 
 _NO_ANSWERS = ("irrelevance", "relevance")
+_TOO_DEEP = "the JSON is nested too deeply to read (past Python's recursion limit)"
 
 
 class BFCLDataError(ValueError):
@@ -94,7 +95,8 @@ def read_records(path: str | os.PathLike[str], what: str) -> list[tuple[int, dic
     """The JSON objects of a JSON Lines file (or of a JSON array), with their line numbers.
 
     Raises:
-        BFCLDataError: the file is missing, empty, or a line is not a JSON object.
+        BFCLDataError: the file is missing, empty, or a line is not a JSON object (or is
+            nested too deeply to read).
     """
     name = os.fspath(path)
     try:
@@ -108,16 +110,22 @@ def read_records(path: str | os.PathLike[str], what: str) -> list[tuple[int, dic
     if text.lstrip().startswith("["):
         try:
             data = json.loads(text)
+        except RecursionError:
+            raise BFCLDataError(f"{name}: {_TOO_DEEP}") from None
         except ValueError as exc:
             raise BFCLDataError(f"{name}: not valid JSON ({exc})") from None
         pairs = list(enumerate(data if isinstance(data, list) else [data], start=1))
     else:
         pairs = []
-        for number, line in enumerate(text.splitlines(), start=1):
+        # Lines end at "\n" only: str.splitlines() also breaks at U+2028, U+0085 and the
+        # like, which JSON strings may hold unescaped.
+        for number, line in enumerate(text.split("\n"), start=1):
             if not line.strip():
                 continue
             try:
                 pairs.append((number, json.loads(line)))
+            except RecursionError:
+                raise BFCLDataError(f"{name}, line {number}: {_TOO_DEEP}") from None
             except ValueError as exc:
                 raise BFCLDataError(
                     f"{name}, line {number}: not valid JSON ({exc}); BFCL files hold one "
@@ -198,6 +206,11 @@ def load(
             if wanted is not None and kind not in wanted:
                 continue
             where = f"{os.fspath(path)}, line {number} ({test_id})"
+            if not kind:
+                raise BFCLDataError(
+                    f"{where}: the id names no category; BFCL ids are <category>_<index>, "
+                    "like simple_python_0"
+                )
             try:
                 checker = checker_for(kind, 0, 0)
             except ValueError as exc:

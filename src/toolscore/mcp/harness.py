@@ -27,7 +27,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolscore._engine.schema_values import LONG_STRING_LENGTH, UNICODE_SAMPLE, SchemaValues
+from toolscore._engine.schema_values import (
+    LONG_STRING_LENGTH,
+    UNICODE_SAMPLE,
+    SchemaValues,
+    json_required,
+)
 from toolscore.mcp._tokens import estimate_tokens, tool_definition_tokens
 from toolscore.mcp.client import MCPError, MCPServerExitedError, MCPTimeoutError
 from toolscore.mcp.lint_rules import LintIssue, lint_tools
@@ -139,7 +144,7 @@ def _edge_cases(values: SchemaValues, schema: dict[str, Any]) -> list[tuple[dict
     schema = values.resolve(schema)
     properties = schema.get("properties")
     properties = properties if isinstance(properties, dict) else {}
-    required = [r for r in schema.get("required", []) or [] if isinstance(r, str)]
+    required = json_required(schema)
     base = values.arguments(schema, 0, full=True)
     cases: list[tuple[dict[str, Any], str]] = []
 

@@ -199,7 +199,8 @@ def _tool_issues(tool: MCPToolDef) -> Iterable[LintIssue]:
             )
         if isinstance(sub, dict):
             types = sub.get("type")
-            if isinstance(types, list) and _ALL_TYPES - {"null"} <= set(types):
+            named = {t for t in types if isinstance(t, str)} if isinstance(types, list) else set()
+            if _ALL_TYPES - {"null"} <= named:
                 yield issue(
                     "warning",
                     "schema-loose",
@@ -216,7 +217,7 @@ def _tool_issues(tool: MCPToolDef) -> Iterable[LintIssue]:
     required = schema.get("required")
     if isinstance(required, list):
         for req in required:
-            if req not in properties:
+            if not isinstance(req, str) or req not in properties:
                 yield issue(
                     "error",
                     "required-unknown",

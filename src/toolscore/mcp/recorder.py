@@ -34,7 +34,7 @@ _EXIT_SECONDS = 10.0
 def _messages(line: bytes) -> list[dict[str, Any]]:
     try:
         decoded = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the recursion limit
         return []
     if isinstance(decoded, dict):
         return [decoded]
