@@ -141,11 +141,14 @@ def text_pairs(path: Path, session: ScoreSession) -> None:
           f" gap to paraphrase {gap:.3f}")  # fmt: skip
 
 
-def hand_cases(path: Path, session: ScoreSession) -> None:
+def hand_cases(path: Path, session: ScoreSession, lower: bool = False) -> None:
     rows = read_jsonl(path)
     wrong = []
     for case in rows:
-        out = evaluate_texts(case["expected"], case["given"], session=session)
+        expected, given = case["expected"], case["given"]
+        if lower:  # issue 21: case must not decide what a name is
+            expected, given = expected.lower(), given.lower()
+        out = evaluate_texts(expected, given, session=session)
         value = getattr(out, case["side"])
         ok = value <= case["max"] if "max" in case else value >= case["min"]
         if not ok:
@@ -154,7 +157,10 @@ def hand_cases(path: Path, session: ScoreSession) -> None:
                 f"      {case['id']} ({case['kind']}): {case['side']} {value:.3f}, wants {bound}"
             )
     right = len(rows) - len(wrong)
-    print(f"\n== hand-made cases ({path.relative_to(ROOT)}; written for issue 9, not fitted) ==")
+    how = "lower-cased, " if lower else ""
+    print(
+        f"\n== hand-made cases ({how}{path.relative_to(ROOT)}; written for issue 9, not fitted) =="
+    )
     print(f"{verdict(not wrong)}  all hand-made cases right: {right} of {len(rows)}")
     for line in wrong:
         print(line)
@@ -347,6 +353,7 @@ def main() -> None:
     session = new_session()
     text_pairs(pairs_path, session)
     hand_cases(TESTS_DATA / "local_judge_cases.jsonl", session)
+    hand_cases(TESTS_DATA / "local_judge_cases.jsonl", session, lower=True)
     if not (args.data / "summedits" / "dev.jsonl").exists():
         print(
             f"\nskipped: SummEdits and Falke figures need the shared data sets ({args.data} has"
