@@ -18,12 +18,12 @@ changes.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from scorekit._numbers import finite_float
 from scorekit.judges._errors import InvalidReplyError
 from scorekit.judges._parse import load_reply, numbered, quote_reply
 
@@ -172,13 +172,7 @@ def _verdict(value: Any, position: int, method: str, quoted: str) -> Verdict:
 
 def _similarity(value: Any) -> float | None:
     """A verdict's similarity as a float (None when it is no finite number)."""
-    if not isinstance(value, (int, float)):
-        return None
-    try:
-        number = float(value)
-    except OverflowError:  # an integer past the floats
-        return None
-    return number if math.isfinite(number) else None
+    return finite_float(value) if isinstance(value, (int, float)) else None
 
 
 def validate_verdicts(

@@ -16,10 +16,10 @@ per question (booleans and numeric strings are not numbers). Anything else raise
 from __future__ import annotations
 
 import json
-import math
 import re
 from typing import Any
 
+from scorekit._numbers import finite_float
 from scorekit.judges._errors import InvalidReplyError
 
 __all__ = [
@@ -157,11 +157,8 @@ def validate_answers(value: object, n_questions: int, quoted: str = "") -> list[
             raise InvalidReplyError(
                 f"the judge's answer to question {position} is not a number ({item!r}){quoted}"
             )
-        try:
-            number = float(item)
-        except OverflowError:  # an integer past the floats (400 digits): far outside [0, 1]
-            number = math.inf
-        if not math.isfinite(number) or number < 0.0 or number > 1.0:
+        number = finite_float(item)  # None: infinite, NaN or past the floats
+        if number is None or number < 0.0 or number > 1.0:
             raise InvalidReplyError(
                 f"the judge's answer to question {position} is outside [0, 1] ({item!r}){quoted}"
             )

@@ -28,6 +28,8 @@ import random
 import re
 from typing import Any
 
+from scorekit._numbers import finite_float
+
 __all__ = [
     "EXTREMES",
     "LONG_STRING_LENGTH",
@@ -476,11 +478,7 @@ def _bounds(schema: dict[str, Any], integer: bool) -> tuple[float | None, float 
         value = schema.get(key)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             return None
-        try:
-            bound = float(value)
-        except OverflowError:  # an integer past the floats
-            return None
-        return bound if math.isfinite(bound) else None
+        return finite_float(value)
 
     step = 1.0 if integer else 0.01
     low, high = number("minimum"), number("maximum")

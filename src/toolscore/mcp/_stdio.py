@@ -127,10 +127,6 @@ class ProcessGroup:
         except PermissionError:
             pass
 
-    def stop(self, grace: float = TERM_GRACE_SECONDS) -> bool:
-        """SIGTERM the group, SIGKILL what is left after ``grace`` seconds; True when it is gone."""
-        return stop_groups([self], grace)
-
 
 def stop_groups(groups: Sequence[ProcessGroup], grace: float = TERM_GRACE_SECONDS) -> bool:
     """Stop several groups at once (SIGTERM, ``grace`` seconds, SIGKILL); True when all are gone.
