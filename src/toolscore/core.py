@@ -21,10 +21,18 @@ from toolscore._engine.assertions import (
     test_agent_async,
 )
 from toolscore._engine.calls import actual_calls, expected_calls
+from toolscore._engine.conversation import (
+    ConversationResult,
+    TurnResult,
+    assert_conversation,
+    evaluate_conversation,
+)
 from toolscore._engine.details import ArgumentDetail, PairDetail
 from toolscore._engine.evaluate import evaluate
 from toolscore._engine.result import EvaluationResult
+from toolscore._engine.streams import assert_stream_matches
 from toolscore._engine.trace import evaluate_trace
+from toolscore._engine.trajectory import TrajectoryMatch, assert_trajectory, match_trajectory
 from toolscore._engine.weights import DEFAULT_WEIGHTS
 from toolscore.adapters import (
     AnthropicAdapter,
@@ -45,6 +53,7 @@ __all__ = [
     "AnthropicAdapter",
     "ArgumentDetail",
     "BaseAdapter",
+    "ConversationResult",
     "CrewAIAdapter",
     "CustomAdapter",
     "EvaluationResult",
@@ -56,13 +65,20 @@ __all__ = [
     "PairDetail",
     "ToolCall",
     "ToolScoreAssertionError",
+    "TrajectoryMatch",
+    "TurnResult",
+    "assert_conversation",
+    "assert_stream_matches",
     "assert_tools",
+    "assert_trajectory",
     "cases",
     "evaluate",
+    "evaluate_conversation",
     "evaluate_trace",
     "letter_grade",
     "load_gold_standard",
     "load_trace",
+    "match_trajectory",
     "test_agent",
     "test_agent_async",
 ]

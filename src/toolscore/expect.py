@@ -89,6 +89,7 @@ class Expectation:
         self._min_score: float | None = None
         self._weights: dict[str, float] | None = None
         self._strict = False
+        self._mode: str | None = None
 
     # -- building --------------------------------------------------------------------------
     def on(self, prompt: str) -> Expectation:
@@ -134,6 +135,20 @@ class Expectation:
     def with_strict_args(self) -> Expectation:
         """Compare argument values by exact type and value."""
         self._strict = True
+        return self
+
+    def mode(self, mode: str) -> Expectation:
+        """Also require the declared calls to form the trajectory under ``mode``.
+
+        ``"strict"`` (the declared calls, and no others, in the declared order),
+        ``"unordered"`` (the declared calls and no others, any order), ``"subset"`` (no call
+        beyond the declared ones) or ``"superset"`` (every declared call, extras allowed);
+        see :func:`toolscore.match_trajectory`. Only the arguments a declaration names are
+        compared (args mode ``"superset"``), as everywhere in ``expect()``.
+        """
+        from toolscore._engine.trajectory import check_mode
+
+        self._mode = check_mode(mode, "mode(mode)")
         return self
 
     # -- running ---------------------------------------------------------------------------
@@ -189,7 +204,7 @@ class Expectation:
         expected = [{"tool": d.tool, "args": d.args or None} for d in self._declared]
         result = evaluate_calls(expected, response, self._weights, self._strict, named_only=True)
         trace = result.trace  # the response, read once
-        declared = self._declared_problems(trace)
+        declared = self._declared_problems(trace) + self._mode_problems(expected, trace)
         forbidden = self._forbidden_problems(trace)
         problems = declared + forbidden
         threshold = self._min_score
@@ -227,6 +242,22 @@ class Expectation:
         if _assign(self._declared, candidates) is None:
             problems.append(self._order_problem(candidates))
         return problems
+
+    def _mode_problems(self, expected: list[dict[str, Any]], trace: CallList) -> list[str]:
+        if self._mode is None:
+            return []
+        from toolscore._engine.trajectory import Side, match_sides
+
+        match = match_sides(
+            Side([d["tool"] for d in expected], [d["args"] for d in expected]),
+            Side(trace.tools, trace.args),
+            self._mode,
+            "superset",
+            strict=self._strict,
+        )
+        if match.matched:
+            return []
+        return [f"mode({self._mode!r}) was not met: {p}" for p in match.problems]
 
     def _never_made(self, d: _Declared, trace: CallList) -> str:
         same_tool = [j for j, tool in enumerate(trace.tools) if tool == d.tool]

@@ -28,6 +28,8 @@ Shapes read:
   ``is_error``, ``error``, ``duration`` and ``id``).
 * CrewAI: ``tools_results`` entries (``tool_name``, ``tool_args``).
 
+Streamed responses (chunks and events, not one response) are read by :func:`from_stream`.
+
 Example:
     >>> from toolscore.integrations import from_anthropic
     >>> from_anthropic({"content": [{"type": "tool_use", "id": "t1", "name": "search",
@@ -41,6 +43,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolscore._engine.otel import looks_like_otel, otel_calls
+from toolscore._engine.streams import from_stream
 from toolscore._engine.shapes import (
     MalformedArgumentsWarning,
     action_input,
@@ -60,6 +63,7 @@ __all__ = [
     "from_openai_agents",
     "from_otel",
     "from_pydantic_ai",
+    "from_stream",
 ]
 
 Call = dict[str, Any]

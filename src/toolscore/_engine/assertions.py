@@ -130,6 +130,8 @@ def assert_tools(
     min_score: float = 0.9,
     weights: Mapping[str, float] | None = None,
     strict: bool = False,
+    *,
+    mode: str | None = None,
 ) -> EvaluationResult:
     """Evaluate and fail unless the score reaches ``min_score``.
 
@@ -139,6 +141,9 @@ def assert_tools(
         min_score: the lowest acceptable score, in [0, 1] (default 0.9).
         weights: custom score weights (see :func:`toolscore.evaluate`).
         strict: exact types and values.
+        mode: also require the trajectory to match under this mode (``"strict"``,
+            ``"unordered"``, ``"subset"`` or ``"superset"``, as in
+            :func:`toolscore.match_trajectory`, arguments compared exactly).
 
     Returns:
         The :class:`~toolscore.core.EvaluationResult` when it passes.
@@ -157,8 +162,26 @@ def assert_tools(
     __tracebackhide__ = True
     started = time.perf_counter()
     threshold = check_min_score(min_score)
+    if mode is None:
+        result = evaluate(expected, actual, weights=weights, strict=strict)
+        return _decide("assert_tools", result, threshold, started)
+    from toolscore._engine.trajectory import check_mode, match_trajectory
+
+    check_mode(mode)
     result = evaluate(expected, actual, weights=weights, strict=strict)
-    return _decide("assert_tools", result, threshold, started)
+    match = match_trajectory(expected, actual, mode=mode, strict=strict)
+    passed = match.matched and result.score >= threshold
+    record_row("assert_tools", result, threshold, passed, time.perf_counter() - started)
+    if not passed:
+        from toolscore._engine.render import render_result
+
+        problems = [f"mode={mode!r}: {p}" for p in match.problems]
+        raise ToolScoreAssertionError(
+            render_result(result, min_score=threshold, problems=problems or None),
+            result=result,
+            min_score=threshold,
+        )
+    return result
 
 
 def check_response(response: Any) -> None:
