@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekit._rounding import format_score
 from toolscore._engine.assertions import ToolScoreAssertionError, record_row
 from toolscore._engine.calls import expected_calls
 from toolscore._engine.messages import Step, message_list, read_messages
@@ -268,7 +269,7 @@ def assert_conversation(
         return outcome
     lines = [
         f"{len(failed)} of {len(outcome.turns)} conversation turn(s) failed (mode {mode!r}); "
-        f"score {outcome.score:.2f}, {outcome.turns_passed} turn(s) passed.",
+        f"score {format_score(outcome.score)}, {outcome.turns_passed} turn(s) passed.",
     ]
     if outcome.expected_turns != outcome.actual_turns:
         lines.append(
