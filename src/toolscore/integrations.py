@@ -43,13 +43,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolscore._engine.otel import looks_like_otel, otel_calls
-from toolscore._engine.streams import from_stream
 from toolscore._engine.shapes import (
     MalformedArgumentsWarning,
     action_input,
     plain,
     read_arguments,
 )
+from toolscore._engine.streams import from_stream
 
 __all__ = [
     "MalformedArgumentsWarning",

@@ -39,13 +39,19 @@ def openai_chat(turn2: list[dict[str, Any]] | None = None) -> list[dict[str, Any
         {"role": "tool", "tool_call_id": "c1", "content": "18C"},
         {"role": "assistant", "content": "18C and sunny."},
         {"role": "user", "content": "Book the Ritz for two nights and pay."},
-        {"role": "assistant", "content": None,
-         "tool_calls": [_fn(c, f"c{n + 2}") for n, c in enumerate(turn2)]},
-        *({"role": "tool", "tool_call_id": f"c{n + 2}", "content": "ok"} for n in range(len(turn2))),
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [_fn(c, f"c{n + 2}") for n, c in enumerate(turn2)],
+        },
+        *(
+            {"role": "tool", "tool_call_id": f"c{n + 2}", "content": "ok"}
+            for n in range(len(turn2))
+        ),
         {"role": "assistant", "content": "Done."},
         {"role": "user", "content": "Thanks!"},
         {"role": "assistant", "content": "Enjoy."},
-    ]  # fmt: skip
+    ]
 
 
 def test_every_turn_passes() -> None:
@@ -88,14 +94,19 @@ def test_the_mode_decides_each_turn() -> None:
 
 def test_calls_of_one_message_in_any_order_across_messages_in_order() -> None:
     history = openai_chat()
-    history[6] = {"role": "assistant", "content": None,
-                  "tool_calls": [_fn(PAY, "c3"), _fn(BOOK, "c2")]}  # fmt: skip
+    history[6] = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [_fn(PAY, "c3"), _fn(BOOK, "c2")],
+    }
     assert evaluate_conversation(EXPECTED, history).passed
-    split = [*history[:6],
-             {"role": "assistant", "tool_calls": [_fn(PAY, "c3")]},
-             {"role": "tool", "tool_call_id": "c3", "content": "ok"},
-             {"role": "assistant", "tool_calls": [_fn(BOOK, "c2")]},
-             *history[7:]]  # fmt: skip
+    split = [
+        *history[:6],
+        {"role": "assistant", "tool_calls": [_fn(PAY, "c3")]},
+        {"role": "tool", "tool_call_id": "c3", "content": "ok"},
+        {"role": "assistant", "tool_calls": [_fn(BOOK, "c2")]},
+        *history[7:],
+    ]
     result = evaluate_conversation(EXPECTED, split)
     assert result.first_failed_turn == 1
     assert result.turns[1].reason == (
@@ -113,7 +124,9 @@ def test_turns_that_do_not_line_up_fail_and_say_so() -> None:
     )
     assert fewer.score == pytest.approx(2 / 3)
     more = evaluate_conversation([*EXPECTED, [WEATHER]], openai_chat())
-    assert more.turns[3].reason == "Turn 4 is expected but the conversation has only 3 user turn(s)."
+    assert (
+        more.turns[3].reason == "Turn 4 is expected but the conversation has only 3 user turn(s)."
+    )
     assert more.turns[3].expected == (WEATHER,) and more.turns[3].match is None
     assert more.turns_passed == 3 and more.first_failed_turn == 3
     with pytest.raises(ToolScoreAssertionError) as info:
@@ -149,25 +162,43 @@ def responses_items() -> list[dict[str, Any]]:
     """OpenAI Responses API: input items (user messages, prior outputs) and output items."""
 
     def call(c: dict[str, Any], n: str) -> dict[str, Any]:
-        return {"type": "function_call", "id": f"fc_{n}", "call_id": n, "name": c["tool"],
-                "arguments": json.dumps(c["args"]), "status": "completed"}  # fmt: skip
+        return {
+            "type": "function_call",
+            "id": f"fc_{n}",
+            "call_id": n,
+            "name": c["tool"],
+            "arguments": json.dumps(c["args"]),
+            "status": "completed",
+        }
 
     def output(n: str) -> dict[str, Any]:
         return {"type": "function_call_output", "call_id": n, "output": "ok"}
 
     def said(text: str) -> dict[str, Any]:
-        return {"type": "message", "id": "m", "role": "assistant", "status": "completed",
-                "content": [{"type": "output_text", "text": text, "annotations": []}]}  # fmt: skip
+        return {
+            "type": "message",
+            "id": "m",
+            "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}],
+        }
 
     return [
         {"role": "developer", "content": "You are a travel agent."},
         {"role": "user", "content": "Weather in Paris?"},
         {"type": "reasoning", "id": "rs_1", "summary": []},
-        call(WEATHER, "c1"), output("c1"), said("18C."),
+        call(WEATHER, "c1"),
+        output("c1"),
+        said("18C."),
         {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Book."}]},
-        call(BOOK, "c2"), call(PAY, "c3"), output("c2"), output("c3"), said("Done."),
-        {"role": "user", "content": "Thanks!"}, said("Enjoy."),
-    ]  # fmt: skip
+        call(BOOK, "c2"),
+        call(PAY, "c3"),
+        output("c2"),
+        output("c3"),
+        said("Done."),
+        {"role": "user", "content": "Thanks!"},
+        said("Enjoy."),
+    ]
 
 
 def anthropic_messages() -> list[dict[str, Any]]:
@@ -175,12 +206,17 @@ def anthropic_messages() -> list[dict[str, Any]]:
         return {"type": "tool_use", "id": n, "name": c["tool"], "input": c["args"]}
 
     def results(*ids: str) -> dict[str, Any]:
-        return {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": n, "content": "ok"} for n in ids]}  # fmt: skip
+        return {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": n, "content": "ok"} for n in ids],
+        }
 
     return [
         {"role": "user", "content": "Weather in Paris?"},
-        {"role": "assistant", "content": [{"type": "text", "text": "Checking."}, use(WEATHER, "t1")]},
+        {
+            "role": "assistant",
+            "content": [{"type": "text", "text": "Checking."}, use(WEATHER, "t1")],
+        },
         results("t1"),
         {"role": "assistant", "content": "18C."},
         {"role": "user", "content": [{"type": "text", "text": "Book."}]},
@@ -189,7 +225,7 @@ def anthropic_messages() -> list[dict[str, Any]]:
         {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
         {"role": "user", "content": "Thanks!"},
         {"role": "assistant", "content": "Enjoy."},
-    ]  # fmt: skip
+    ]
 
 
 def gemini_contents() -> list[Any]:

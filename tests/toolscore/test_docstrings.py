@@ -43,6 +43,9 @@ MODULES = [
     "scorekit._arg_types",
     "scorekit._gc_pause",
     "toolscore._engine.details",
+    "toolscore._engine.trajectory",
+    "toolscore._engine.streams",
+    "toolscore._engine.conversation",
 ]
 
 

@@ -183,6 +183,50 @@ def _resolve(dotted: str) -> Any:
     raise ImportError(dotted)
 
 
+# Our public names beyond Toolscore 1.10 (issue 23: trajectories, conversations, streams), and
+# the public module each is also importable from.
+OUR_ADDITIONS: dict[str, str] = {
+    "match_trajectory": "toolscore.core",
+    "assert_trajectory": "toolscore.core",
+    "TrajectoryMatch": "toolscore.core",
+    "evaluate_conversation": "toolscore.core",
+    "assert_conversation": "toolscore.core",
+    "ConversationResult": "toolscore.core",
+    "TurnResult": "toolscore.core",
+    "assert_stream_matches": "toolscore.core",
+    "from_stream": "toolscore.integrations",
+}
+
+
+@pytest.mark.parametrize("name", sorted(OUR_ADDITIONS))
+def test_our_additions_are_exported_from_the_package_and_their_module(name: str) -> None:
+    module = importlib.import_module(OUR_ADDITIONS[name])
+    assert name in toolscore.__all__
+    assert name in module.__all__
+    assert getattr(toolscore, name) is getattr(module, name)
+    if isinstance(getattr(toolscore, name), type):
+        assert getattr(toolscore, name).__module__ == "toolscore"  # shown as its public home
+
+
+def test_the_new_signatures() -> None:
+    def params(fn: Any) -> list[tuple[str, Any]]:
+        return [(p.name, p.default) for p in inspect.signature(fn).parameters.values()]
+
+    assert params(toolscore.match_trajectory) == [
+        ("expected", _), ("actual", _), ("mode", "strict"), ("args", "exact"),
+        ("per_tool", None), ("strict", False),
+    ]  # fmt: skip
+    assert params(toolscore.assert_tools)[-1] == ("mode", None)
+    assert params(toolscore.evaluate_conversation)[:3] == [
+        ("expected_turns", _), ("conversation", _), ("mode", "strict"),
+    ]  # fmt: skip
+    assert params(toolscore.assert_stream_matches)[:2] == [
+        ("stream_events", _),
+        ("final_response", _),
+    ]
+    assert params(toolscore.from_stream) == [("events", _)]
+
+
 def test_every_reference_top_level_name_is_there() -> None:
     missing = sorted(REFERENCE_ALL - ELSEWHERE - set(toolscore.__all__))
     assert not missing

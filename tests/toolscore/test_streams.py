@@ -3,6 +3,7 @@ argument text split at random points."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -26,7 +27,7 @@ def _pieces(text: str, rng: random.Random) -> list[str]:
         return []
     cuts = sorted(rng.sample(range(1, len(text)), min(len(text) - 1, rng.randint(1, 8))))
     bounds = [0, *cuts, len(text)]
-    return [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [text[a:b] for a, b in itertools.pairwise(bounds)]
 
 
 def _text(call: dict[str, Any]) -> str:
@@ -72,18 +73,44 @@ def responses_events(
             "arguments": "",
             "status": "in_progress",
         }
-        out.append({"type": "response.output_item.added", "output_index": i, "item": item,
-                    "sequence_number": len(out)})  # fmt: skip
+        out.append(
+            {
+                "type": "response.output_item.added",
+                "output_index": i,
+                "item": item,
+                "sequence_number": len(out),
+            }
+        )
         for piece in _pieces(_text(call), rng):
-            out.append({"type": "response.function_call_arguments.delta", "item_id": f"fc_{i}",
-                        "output_index": i, "delta": piece, "sequence_number": len(out)})  # fmt: skip
+            out.append(
+                {
+                    "type": "response.function_call_arguments.delta",
+                    "item_id": f"fc_{i}",
+                    "output_index": i,
+                    "delta": piece,
+                    "sequence_number": len(out),
+                }
+            )
         if done:
-            out.append({"type": "response.function_call_arguments.done", "item_id": f"fc_{i}",
-                        "output_index": i, "arguments": _text(call), "name": call["tool"],
-                        "sequence_number": len(out)})  # fmt: skip
+            out.append(
+                {
+                    "type": "response.function_call_arguments.done",
+                    "item_id": f"fc_{i}",
+                    "output_index": i,
+                    "arguments": _text(call),
+                    "name": call["tool"],
+                    "sequence_number": len(out),
+                }
+            )
             final = dict(item, arguments=_text(call), status="completed")
-            out.append({"type": "response.output_item.done", "output_index": i, "item": final,
-                        "sequence_number": len(out)})  # fmt: skip
+            out.append(
+                {
+                    "type": "response.output_item.done",
+                    "output_index": i,
+                    "item": final,
+                    "sequence_number": len(out),
+                }
+            )
     return out
 
 
@@ -106,11 +133,16 @@ def anthropic_events(calls: list[dict[str, Any]], rng: random.Random) -> list[di
         {
             "type": "message_start",
             "message": {
-                "id": "msg_1", "type": "message", "role": "assistant", "model": "m",
-                "content": [], "stop_reason": None, "stop_sequence": None,
+                "id": "msg_1",
+                "type": "message",
+                "role": "assistant",
+                "model": "m",
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
                 "usage": {"input_tokens": 1, "output_tokens": 1},
             },
-        },  # fmt: skip
+        },
         {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
         {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi"}},
         {"type": "content_block_stop", "index": 0},
@@ -123,9 +155,12 @@ def anthropic_events(calls: list[dict[str, Any]], rng: random.Random) -> list[di
             out.append({"type": "content_block_delta", "index": n, "delta": delta})
         out.append({"type": "content_block_stop", "index": n})
     out.append(
-        {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
-         "usage": {"output_tokens": 9}}
-    )  # fmt: skip
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+            "usage": {"output_tokens": 9},
+        }
+    )
     out.append({"type": "message_stop"})
     return out
 
@@ -261,7 +296,7 @@ def test_invalid_json_names_the_call_and_the_text_so_far() -> None:
         "the streamed arguments of call #2 (get_time, choice 0, tool call index 1) are not valid "
         "JSON"
     )
-    assert "text received so far: '{\"zone\"" in text
+    assert 'text received so far: \'{"zone"' in text
 
 
 def _chat_fragment(event: dict[str, Any], index: int) -> bool:
@@ -273,19 +308,40 @@ def _chat_fragment(event: dict[str, Any], index: int) -> bool:
 
 
 def test_json_that_is_not_an_object() -> None:
-    events = [{"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"name": "f", "arguments": "[1]"}}]}}]}]
+    events = [
+        {
+            "choices": [
+                {
+                    "delta": {
+                        "tool_calls": [{"index": 0, "function": {"name": "f", "arguments": "[1]"}}]
+                    }
+                }
+            ]
+        }
+    ]
     with pytest.raises(ValueError, match=r"are JSON but not an object; text received: '\[1\]'"):
         from_stream(events)
 
 
 def test_a_call_without_a_name() -> None:
-    events = [{"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]}}]}]
-    with pytest.raises(ValueError, match=r"streamed call #1 \(choice 0, tool call index 0\) never received its tool name"):
+    events = [
+        {"choices": [{"delta": {"tool_calls": [{"index": 0, "function": {"arguments": "{}"}}]}}]}
+    ]
+    with pytest.raises(
+        ValueError,
+        match=r"streamed call #1 \(choice 0, tool call index 0\) never received its tool name",
+    ):
         from_stream(events)
 
 
 def test_anthropic_delta_before_its_block() -> None:
-    events = [{"type": "content_block_delta", "index": 2, "delta": {"type": "input_json_delta", "partial_json": "{}"}}]
+    events = [
+        {
+            "type": "content_block_delta",
+            "index": 2,
+            "delta": {"type": "input_json_delta", "partial_json": "{}"},
+        }
+    ]
     with pytest.raises(ValueError, match="before any content_block_start opened it"):
         from_stream(events)
 
@@ -309,17 +365,30 @@ def _chat_response(calls: list[dict[str, Any]]) -> Any:
     chat = pytest.importorskip("openai.types.chat")
     return chat.ChatCompletion.model_validate(
         {
-            "id": "c", "object": "chat.completion", "created": 0, "model": "m",
-            "choices": [{
-                "index": 0, "finish_reason": "tool_calls",
-                "message": {"role": "assistant", "content": None, "tool_calls": [
-                    {"id": f"call_{i}", "type": "function",
-                     "function": {"name": c["tool"], "arguments": json.dumps(c["args"])}}
-                    for i, c in enumerate(calls)
-                ]},
-            }],
+            "id": "c",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "m",
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [
+                            {
+                                "id": f"call_{i}",
+                                "type": "function",
+                                "function": {"name": c["tool"], "arguments": json.dumps(c["args"])},
+                            }
+                            for i, c in enumerate(calls)
+                        ],
+                    },
+                }
+            ],
         }
-    )  # fmt: skip
+    )
 
 
 def test_a_stream_that_matches_its_final_response() -> None:
@@ -363,10 +432,19 @@ def test_parity_names_every_dropped_call_emptied_truncated_and_extra() -> None:
 def test_parity_with_every_provider_response_shape() -> None:
     gemini = pytest.importorskip("google.genai.types")
     response = gemini.GenerateContentResponse.model_validate(
-        {"candidates": [{"content": {"role": "model", "parts": [
-            {"function_call": {"name": c["tool"], "args": c["args"]}} for c in CALLS
-        ]}}]}
-    )  # fmt: skip
+        {
+            "candidates": [
+                {
+                    "content": {
+                        "role": "model",
+                        "parts": [
+                            {"function_call": {"name": c["tool"], "args": c["args"]}} for c in CALLS
+                        ],
+                    }
+                }
+            ]
+        }
+    )
     stream = _as_gemini_chunks(gemini_chunks(CALLS, random.Random(0)))
     assert assert_stream_matches(stream, response) == CALLS
     with pytest.raises(ToolScoreAssertionError, match="is missing from the stream"):

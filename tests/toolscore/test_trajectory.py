@@ -243,7 +243,10 @@ def test_openai_chat_messages_on_the_actual_side() -> None:
     assert match_trajectory([B, A, C], CHAT).matched
     m = match_trajectory([C, A, B], CHAT)
     assert not m.matched
-    assert m.reason == "Assistant message 1 is out of order: expected c(z=3), a(x=1), actual a(x=1), b(y=2)."
+    assert (
+        m.reason
+        == "Assistant message 1 is out of order: expected c(z=3), a(x=1), actual a(x=1), b(y=2)."
+    )
 
 
 def test_messages_on_both_sides_are_compared_message_by_message() -> None:
@@ -310,7 +313,10 @@ def test_provider_responses_that_evaluate_reads() -> None:
 def test_anthropic_and_gemini_histories() -> None:
     anthropic = [
         {"role": "user", "content": "go"},
-        {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "a", "input": {"x": 1}}]},
+        {
+            "role": "assistant",
+            "content": [{"type": "tool_use", "id": "t", "name": "a", "input": {"x": 1}}],
+        },
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": "ok"}]},
     ]
     assert match_trajectory([A], anthropic).matched

@@ -280,13 +280,17 @@ def assert_conversation(
     first = failed[0]
     lines.append("")
     if first.match is not None:
-        lines.append(trajectory_failure(first.match, f"Turn {first.index + 1} (index {first.index})"))
+        lines.append(
+            trajectory_failure(first.match, f"Turn {first.index + 1} (index {first.index})")
+        )
     else:
         lines.append(
             "Hint: give one expected call list per user turn ([] for a turn with no call), in "
             "the order of the user messages."
         )
-    raise ToolScoreAssertionError("\n".join(lines), result=first_match.result if first_match else None)
+    raise ToolScoreAssertionError(
+        "\n".join(lines), result=None if first_match is None else first_match.result
+    )
 
 
 TurnResult.__module__ = "toolscore"

@@ -176,7 +176,11 @@ def _message_step(d: Mapping[str, Any], role: str, n: int) -> Step:
             tool = str(block.get("name") or "")
             calls.append({"tool": tool, "args": read_arguments(block.get("input"), tool)})
     for part in part_list:
-        fc = plain(_get(part, "function_call", "functionCall")) if isinstance(part, Mapping) else None
+        fc = (
+            plain(_get(part, "function_call", "functionCall"))
+            if isinstance(part, Mapping)
+            else None
+        )
         if isinstance(fc, Mapping):
             tool = str(fc.get("name") or "")
             calls.append({"tool": tool, "args": read_arguments(fc.get("args"), tool)})

@@ -186,15 +186,15 @@ def _anthropic(event: Any, calls: dict[Any, _Call]) -> None:
         delta = _f(event, "delta")
         if _f(delta, "type") != "input_json_delta":
             return
-        call = calls.get(_f(event, "index"))
-        if call is None:
+        open_call = calls.get(_f(event, "index"))
+        if open_call is None:
             raise ValueError(
                 f"the stream sends tool input for content block {_f(event, 'index')} before any "
                 "content_block_start opened it; the stream is incomplete or out of order"
             )
         text = _f(delta, "partial_json")
         if text:
-            call.parts.append(text)
+            open_call.parts.append(text)
 
 
 def _gemini(event: Any, calls: dict[Any, _Call]) -> None:
@@ -221,7 +221,7 @@ def _arguments(call: _Call, n: int) -> dict[str, Any]:
         return {}
     try:
         value = json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise ValueError(
             f"the streamed arguments of call #{n + 1} ({call.name or 'no name'}, {call.where}) "
             f"are not valid JSON ({exc.msg} at character {exc.pos}); text received so far: "
@@ -272,8 +272,14 @@ def from_stream(events: Iterable[Any]) -> list[dict[str, Any]]:
     calls: dict[Any, _Call] = {}
     ids: dict[str, Any] = {}
     provider: str | None = None
+    known: dict[type, str] = {}  # SDK event classes already seen (a missing attribute is slow)
     for n, event in enumerate(events):
-        kind = _event_kind(event, n)
+        cls = type(event)
+        kind = known.get(cls) if cls is not dict else None
+        if kind is None:
+            kind = _event_kind(event, n)
+            if cls is not dict and kind in ("chat", "gemini"):
+                known[cls] = kind  # these classes are one kind whatever their values
         if provider is None:
             provider = kind
         elif kind != provider:
@@ -367,7 +373,9 @@ def assert_stream_matches(
     started = time.perf_counter()
     streamed = from_stream(stream_events)
     final = actual_calls(final_response)
-    final_calls = [{"tool": t, "args": a} for t, a in zip(final.tools, final.args, strict=False)]
+    final_calls: list[dict[str, Any]] = [
+        {"tool": t, "args": a} for t, a in zip(final.tools, final.args, strict=False)
+    ]
     by_tool: dict[str, list[int]] = {}
     for j, call in enumerate(streamed):
         by_tool.setdefault(call["tool"], []).append(j)

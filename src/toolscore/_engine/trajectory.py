@@ -277,19 +277,64 @@ class _Matcher:
                 out[i] = j
         return True
 
+    def _candidates(self, tool: str, es: list[int], actual: list[int]) -> list[list[int]]:
+        """The actual calls each expected call may fit, narrowed where the mode allows.
+
+        In ``exact`` and ``superset`` modes an actual call fits only if it has every expected
+        argument with an agreeing value; for an argument with a plain (matcher-free) value,
+        agreeing is having the same canonical form, so calls are looked up by it (the most
+        selective such argument of each expected call). Other modes scan every call to the tool.
+        """
+        mode, _ = self._tool_rule(tool)
+        if mode not in ("exact", "superset"):
+            return [actual] * len(es)
+        index: dict[str, dict[Any, list[int]]] = {}
+
+        def lookup(key: str) -> dict[Any, list[int]]:
+            table = index.get(key)
+            if table is None:
+                table = index[key] = {}
+                for j in actual:
+                    args = self.a.args[j] or {}
+                    if key in args:
+                        form = canonical(args[key], self.strict)
+                        if form is not NOT_CANONICAL:
+                            table.setdefault(form, []).append(j)
+            return table
+
+        out: list[list[int]] = []
+        for i in es:
+            args = self.e.args[i]
+            best: list[int] | None = None
+            for key, value in (args or {}).items():
+                form = canonical(value, self.strict)
+                if form is NOT_CANONICAL:
+                    continue
+                found = lookup(key).get(form, [])
+                if best is None or len(found) < len(best):
+                    best = found
+                    if not best:
+                        break
+            out.append(actual if best is None else best)
+        return out
+
     def _augment(self, es: list[int], actual: list[int], out: dict[int, int]) -> None:
-        """Maximum matching by augmenting paths, after a first pass that tries each expected
-        call's same-rank actual call first (linear when the two sides agree)."""
+        """Maximum matching by augmenting paths, after a greedy pass (each expected call takes
+        its same-rank actual call if it fits, else its first free candidate)."""
+        candidates = dict(zip(es, self._candidates(self.e.tools[es[0]], es, actual), strict=False))
         owner: dict[int, int] = {}
         pending = []
         for rank, i in enumerate(es):
-            if rank < len(actual):
-                j = actual[rank]
-                if self.fits(i, j):
-                    out[i] = j
-                    owner[j] = i
-                    continue
-            pending.append(i)
+            if rank < len(actual) and actual[rank] not in owner and self.fits(i, actual[rank]):
+                out[i] = actual[rank]
+                owner[actual[rank]] = i
+                continue
+            j = next((j for j in candidates[i] if j not in owner and self.fits(i, j)), None)
+            if j is None:
+                pending.append(i)
+            else:
+                out[i] = j
+                owner[j] = i
         for i in pending:
             # Breadth-first search for a free actual call along alternating paths.
             came_from: dict[int, int] = {}  # actual -> expected that reached it
@@ -298,7 +343,7 @@ class _Matcher:
             found = None
             while queue and found is None:
                 current = queue.popleft()
-                for j in actual:
+                for j in candidates[current]:
                     if j in came_from or not self.fits(current, j):
                         continue
                     came_from[j] = current
@@ -334,7 +379,8 @@ class TrajectoryMatch:
         missing: expected indices with no partner.
         extra: actual indices with no partner (allowed by ``superset``).
         expected / actual: the calls read from each side, as ``{"tool", "args"}`` dicts.
-        result: :func:`toolscore.evaluate` of the two call lists.
+        strict: whether argument values were compared by exact type.
+        result: :func:`toolscore.evaluate` of the two call lists (computed on first use).
         score: ``result.score``.
 
     Example:
@@ -355,7 +401,19 @@ class TrajectoryMatch:
     extra: tuple[int, ...]
     expected: tuple[dict[str, Any], ...]
     actual: tuple[dict[str, Any], ...]
-    result: EvaluationResult = field(repr=False, compare=False)
+    strict: bool = field(default=False, repr=False)
+    _result: list[EvaluationResult] = field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
+
+    @property
+    def result(self) -> EvaluationResult:
+        """:func:`toolscore.evaluate` of the two call lists (computed on first use)."""
+        if not self._result:
+            self._result.append(
+                evaluate_calls(list(self.expected), list(self.actual), strict=self.strict)
+            )
+        return self._result[0]
 
     @property
     def score(self) -> float:
@@ -430,7 +488,9 @@ def _order_problems(m: _Matcher) -> list[str]:
     return problems
 
 
-def _segment_sentence(m: _Matcher, n: int, e_calls: list[int], a_calls: list[int], what: str) -> str:
+def _segment_sentence(
+    m: _Matcher, n: int, e_calls: list[int], a_calls: list[int], what: str
+) -> str:
     expected = ", ".join(_call_text(m.e, i) for i in e_calls) or "no call"
     actual = ", ".join(_call_text(m.a, j) for j in a_calls) or "no call"
     return f"{what} {n + 1} is out of order: expected {expected}, actual {actual}."
@@ -517,7 +577,6 @@ def match_sides(
     else:
         reason = problems[0]
     e_calls, a_calls = expected.calls(), actual.calls()
-    result = evaluate_calls(e_calls, a_calls, strict=strict)
     return TrajectoryMatch(
         matched=matched,
         reason=reason,
@@ -529,7 +588,7 @@ def match_sides(
         extra=extra,
         expected=tuple(e_calls),
         actual=tuple(a_calls),
-        result=result,
+        strict=strict,
     )
 
 
@@ -575,8 +634,9 @@ def match_trajectory(
         ...           {"tool": "weather", "args": {"city": "NYC"}}]
         >>> match_trajectory(expected, actual, mode="superset", args="superset").matched
         True
-        >>> print(match_trajectory(expected, actual, mode="strict").reason)
-        Expected call #1 search(q='NYC') has no partner among the actual calls: the 1 actual call(s) to 'search' (#1) have other arguments (args mode 'exact'); the first is search(q='NYC', limit=5).
+        >>> m = match_trajectory(expected, actual, mode="strict")
+        >>> m.matched, m.missing, m.extra
+        (False, (0,), (0, 1))
     """
     if not isinstance(strict, bool):
         raise TypeError(f"strict must be True or False, got {strict!r}")
@@ -635,7 +695,9 @@ def assert_trajectory(
     __tracebackhide__ = True
     started = time.perf_counter()
     match = match_trajectory(expected, actual, mode, args, per_tool, strict=strict)
-    record_row("assert_trajectory", match.result, None, match.matched, time.perf_counter() - started)
+    record_row(
+        "assert_trajectory", match.result, None, match.matched, time.perf_counter() - started
+    )
     if not match.matched:
         raise ToolScoreAssertionError(
             trajectory_failure(match, f"The trajectory does not match (mode {mode!r})"),
