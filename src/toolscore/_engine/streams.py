@@ -224,7 +224,7 @@ def _arguments(call: _Call, n: int) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise ValueError(
             f"the streamed arguments of call #{n + 1} ({call.name or 'no name'}, {call.where}) "
-            f"are not valid JSON ({exc.msg} at character {exc.pos}); text received so far: "
+            f"are not valid JSON ({exc}); text received so far: "
             f"{shorten(repr(text), 300)}"
         ) from None
     if not isinstance(value, dict):
