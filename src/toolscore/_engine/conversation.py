@@ -155,7 +155,9 @@ def evaluate_conversation(
             ``{"messages": [...]}``.
         mode: the trajectory mode a turn must match under (see
             :func:`toolscore.match_trajectory`; default ``"strict"``).
-        args / per_tool / strict: how arguments must agree, as in ``match_trajectory``.
+        args: how arguments must agree, as in ``match_trajectory``.
+        per_tool: an args mode or a predicate per tool name, as in ``match_trajectory``.
+        strict: as in ``match_trajectory``.
 
     Returns:
         A :class:`ConversationResult`. Turns that do not line up (more or fewer user turns than
