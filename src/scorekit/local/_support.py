@@ -14,11 +14,12 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
 
+from scorekit.local._entail import Entailer
 from scorekit.local._lexicon import Features, features
 from scorekit.local._model import Encoder, FloatArray
 from scorekit.local._statements import clauses, focus, sentences
@@ -90,6 +91,8 @@ class Match:
     signals: tuple[float, ...]
     check: UnitCheck
     passage: str
+    #: Entailment log-odds of the statement by its best passage (None: no entailment model).
+    entail: float | None = None
 
 
 @lru_cache(maxsize=16384)
@@ -234,10 +237,17 @@ def _candidates(
     return candidates
 
 
-def match(encoder: Encoder, text: str, statements: Sequence[str]) -> list[Match | None]:
+def match(
+    encoder: Encoder,
+    text: str,
+    statements: Sequence[str],
+    entailer: Entailer | None = None,
+) -> list[Match | None]:
     """Match each statement to its passage of ``text`` and check its units there.
 
-    None for a statement when the text has no passage at all.
+    With ``entailer``, each match also carries the entailment log-odds of the statement by
+    the passages that hold it best (:func:`entail_passages`). None for a statement when the
+    text has no passage at all.
     """
     if not statements:
         return []
@@ -299,6 +309,51 @@ def match(encoder: Encoder, text: str, statements: Sequence[str]) -> list[Match 
                 best = (evidence, pid, Match(_signals(cos, check, grams, exact), check, p.text))
         assert best is not None
         out.append(_with_margin(best[2], windows, best[1], cands))
+    if entailer is not None:
+        out = _with_entailment(entailer, statements, sents, windows, candidates, out)
+    return out
+
+
+#: Closest sentences per statement whose entailment is asked (alone and joined).
+ENTAIL_SENTENCES = 2
+
+
+def entail_passages(
+    sents: Sequence[str], windows: Sequence[Passage], cands: dict[int, float], matched: str
+) -> list[str]:
+    """The passages whose entailment of a statement is asked: the matched passage, the
+    :data:`ENTAIL_SENTENCES` sentences closest in meaning, and those joined in text order
+    (a fact told over two sentences that need not be adjacent)."""
+    closest: dict[int, float] = {}
+    for pid, cos in cands.items():
+        for i in _sentences_of(windows[pid]):
+            if i < len(sents) and cos > closest.get(i, -2.0):
+                closest[i] = cos
+    near = sorted(closest, key=lambda i: (-closest[i], i))[:ENTAIL_SENTENCES]
+    found = [matched, *(sents[i] for i in near)]
+    if len(near) == 2:
+        found.append(" ".join(sents[i] for i in sorted(near)))
+    return list(dict.fromkeys(found))
+
+
+def _with_entailment(
+    entailer: Entailer,
+    statements: Sequence[str],
+    sents: Sequence[str],
+    windows: Sequence[Passage],
+    candidates: Sequence[dict[int, float]],
+    found: list[Match | None],
+) -> list[Match | None]:
+    """Each match with the highest entailment log-odds of its statement over its passages."""
+    asked: list[list[tuple[str, str]]] = []
+    for stmt, cands, m in zip(statements, candidates, found, strict=True):
+        texts = [] if m is None else entail_passages(sents, windows, cands, m.passage)
+        asked.append([(stmt, t) for t in texts])
+    values = iter(entailer.log_odds([p for pairs in asked for p in pairs]))
+    out: list[Match | None] = []
+    for m, pairs in zip(found, asked, strict=True):
+        scores = [next(values) for _ in pairs]
+        out.append(None if m is None else replace(m, entail=max(scores)))
     return out
 
 
@@ -311,7 +366,7 @@ def _with_margin(found: Match, windows: list[Passage], pid: int, cands: dict[int
     margin = max(0.0, cos - max(others)) if others else cos
     values = list(found.signals)
     values[SIGNALS.index("margin")] = round(margin, 4)
-    return Match(tuple(values), found.check, found.passage)
+    return Match(tuple(values), found.check, found.passage, found.entail)
 
 
 def _sentences_of(p: Passage) -> set[int]:

@@ -1,9 +1,15 @@
 """The learned verdict: signals of a matched statement -> probability the text states it.
 
-A logistic regression over the support signals of ``_support.SIGNALS``, times one learned
-veto per conflict signal (a contradicted or unsupported unit); the weights are fitted by
-``benchmarks/fit_local_judge.py`` on SummEdits (dev) and part of Falke et al. and kept in
-``data/verdict.json`` with the figures of the fit. Rerun the script to refit.
+Two stages, both fitted by ``benchmarks/fit_local_judge.py`` and kept in ``data/verdict.json``
+with the figures of the fit (rerun the script to refit):
+
+1. the lexical verdict: a logistic regression over the support signals of
+   ``_support.SIGNALS``, times one learned veto per conflict signal (a contradicted or
+   unsupported unit), fitted on SummEdits (dev) and part of Falke et al.;
+2. the entailment blend: the trained cross-encoder's log-odds ``e`` (``_entail``) moves the
+   lexical log-odds down when it doubts the statement and up when it is sure of it,
+   ``z = logit(p) + below * min(0, e - pivot) + above * max(0, e - pivot)``, fitted on held-out
+   parts of HaluEval and SNLI with SummEdits dev and Falke.
 """
 
 from __future__ import annotations
@@ -40,8 +46,10 @@ class Weights:
     intercept: float
     vetoes: tuple[float, ...]
     version: str
+    #: ``(below, above, pivot)`` of the entailment blend; zeros leave the lexical verdict.
+    blend: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
-    def answer(self, signals: tuple[float, ...]) -> float:
+    def answer(self, signals: tuple[float, ...], entail: float | None = None) -> float:
         """The judge's answer, rounded to 4 decimals: :meth:`probability`, except that a
         statement that is a passage of the text word for word, with no unit flagged, is
         stated (1.0). A statement only contained in a longer passage is not: a fragment of a
@@ -49,7 +57,23 @@ class Weights:
         n = len(self.coef)
         if signals[SIGNALS.index("exact")] == 1.0 and not any(signals[n:]):
             return 1.0
-        return round(self.probability(signals), 4)
+        return round(self.blended(self.probability(signals), entail), 4)
+
+    def blended(self, p: float, entail: float | None) -> float:
+        """The lexical probability ``p`` moved by the entailment log-odds (unchanged when
+        there is none).
+
+        Example:
+            >>> w = Weights((), 0.0, (), "x", blend=(0.5, 0.25, 1.0))
+            >>> round(w.blended(0.5, 1.0), 4), round(w.blended(0.5, -3.0), 4)
+            (0.5, 0.1192)
+        """
+        below, above, pivot = self.blend
+        if entail is None or (below == 0.0 and above == 0.0):
+            return p
+        z = lexical_log_odds(p)
+        z += below * min(0.0, entail - pivot) + above * max(0.0, entail - pivot)
+        return 1.0 / (1.0 + math.exp(-z))
 
     def probability(self, signals: tuple[float, ...]) -> float:
         """The probability that a statement with these signals is stated by the text."""
@@ -60,6 +84,22 @@ class Weights:
             if x:
                 p *= (1.0 - veto) ** x
         return p
+
+
+#: The lexical probability's log-odds are clipped here (a veto can give exactly 0).
+LOG_ODDS_CLIP = 12.0
+
+
+def lexical_log_odds(p: float) -> float:
+    """``log(p / (1 - p))`` clipped to ``[-LOG_ODDS_CLIP, LOG_ODDS_CLIP]``.
+
+    Example:
+        >>> lexical_log_odds(0.5), lexical_log_odds(0.0)
+        (0.0, -12.0)
+    """
+    edge = 1.0 / (1.0 + math.exp(LOG_ODDS_CLIP))
+    q = min(max(p, edge), 1.0 - edge)
+    return max(-LOG_ODDS_CLIP, min(LOG_ODDS_CLIP, math.log(q / (1.0 - q))))
 
 
 def read_weights(path: Path = WEIGHTS_FILE) -> Weights:
@@ -76,7 +116,23 @@ def read_weights(path: Path = WEIGHTS_FILE) -> Weights:
         float(data["intercept"]),
         tuple(float(v) for v in data["vetoes"]),
         str(data["version"]),
+        _blend(data.get("blend"), path),
     )
+
+
+def _blend(value: Any, path: Path) -> tuple[float, float, float]:
+    if value is None:
+        return (0.0, 0.0, 0.0)
+    if isinstance(value, dict):
+        value = [value.get("below"), value.get("above"), value.get("pivot")]
+    try:
+        below, above, pivot = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{path}: 'blend' must hold 'below', 'above' and 'pivot' numbers;"
+            " refit with benchmarks/fit_local_judge.py."
+        ) from None
+    return (below, above, pivot)
 
 
 @lru_cache(maxsize=1)
@@ -107,6 +163,8 @@ def reason(found: Match | None, answer: float) -> str | None:
         where = "the text" if check.text_credit < 1.0 else "the passage it matches"
         return f"'{check.weakest_word}' is not in {where}"
     closest = found.passage if len(found.passage) <= 90 else found.passage[:87] + "..."
+    if found.entail is not None and found.entail < 0.0:
+        return f"the text does not say this; closest: '{closest}'"
     return f"only partly stated; closest: '{closest}'"
 
 
@@ -115,6 +173,6 @@ def verdicts(matches: list[Match | None]) -> list[tuple[float, str | None]]:
     model = weights()
     out: list[tuple[float, str | None]] = []
     for found in matches:
-        value = 0.0 if found is None else model.answer(found.signals)
+        value = 0.0 if found is None else model.answer(found.signals, found.entail)
         out.append((value, reason(found, value)))
     return out

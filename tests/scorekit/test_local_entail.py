@@ -1,0 +1,158 @@
+"""The local judge's entailment model (issue 21): the shipped file, its answers, the blend."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from scorekit.judges import JudgeConfigError
+from scorekit.local import LocalBackend
+from scorekit.local._entail import (
+    CLIP,
+    ENTAILMENT_FILE,
+    ENTAILMENT_SHA256,
+    Entailer,
+    load_entailer,
+)
+from scorekit.local._model import load_encoder
+from scorekit.local._support import match
+from scorekit.local._verdict import WEIGHTS_FILE, Weights, read_weights, reason, weights
+
+
+@pytest.fixture(scope="module")
+def entailer() -> Entailer:
+    return load_entailer()
+
+
+def test_the_shipped_model_is_small_and_matches_its_checksum() -> None:
+    data = ENTAILMENT_FILE.read_bytes()
+    assert len(data) < 30_000_000
+    assert hashlib.sha256(data).hexdigest() == ENTAILMENT_SHA256
+
+
+def test_entailed_statements_score_above_contradicted_ones(entailer: Entailer) -> None:
+    passage = "A man in a red jacket is riding a bicycle down a busy street."
+    yes, no, other = entailer.log_odds(
+        [
+            ("A man is riding a bicycle.", passage),
+            ("A man is sleeping in his bed.", passage),
+            ("A woman is riding a horse on a beach.", passage),
+        ]
+    )
+    assert yes > 0.0
+    assert no < 0.0 and other < 0.0
+    assert min(yes, no, other) >= -CLIP and max(yes, no, other) <= CLIP
+
+
+def test_an_answer_does_not_depend_on_what_else_is_asked(entailer: Entailer) -> None:
+    pair = ("The museum reopened in May.", "After repairs, the museum reopened its doors in May.")
+    alone = Entailer(entailer._session, entailer._tokenizer, entailer.path).log_odds([pair])
+    crowd = [("x" * 40, "A very long passage " * 30), pair, ("Short.", "Short one.")]
+    together = Entailer(entailer._session, entailer._tokenizer, entailer.path).log_odds(crowd)
+    assert together[1] == alone[0]
+    assert entailer.log_odds([pair, pair]) == [alone[0], alone[0]]
+
+
+def test_a_corrupt_model_file_is_a_clear_error(tmp_path: Path) -> None:
+    broken = tmp_path / "entailment.onnx"
+    shutil.copy(ENTAILMENT_FILE, broken)
+    with broken.open("r+b") as fh:
+        fh.seek(1000)
+        fh.write(b"\0\0\0\0")
+    with pytest.raises(JudgeConfigError) as err:
+        load_entailer(broken)
+    message = str(err.value)
+    assert "entailment model" in message and "is corrupt" in message
+    assert "pip install --force-reinstall llm-scorekit" in message
+
+
+def test_a_missing_model_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(JudgeConfigError, match="does not exist; reinstall the package"):
+        load_entailer(tmp_path / "nowhere.onnx")
+
+
+def test_match_carries_the_entailment_of_the_best_passage(entailer: Entailer) -> None:
+    text = "The bridge opened in 1932. It carries six lanes of traffic. Tolls were dropped in 2001."
+    stmts = ["The bridge carries six lanes of traffic.", "The bridge was closed in 1932."]
+    with_model = match(load_encoder(), text, stmts, entailer)
+    without = match(load_encoder(), text, stmts)
+    assert [m.entail for m in without if m] == [None, None]
+    values = [m.entail for m in with_model if m]
+    assert values[0] is not None and values[1] is not None
+    assert values[0] > 0.0 > values[1]
+    # The lexical signals are the same with or without the model.
+    assert [m.signals for m in with_model if m] == [m.signals for m in without if m]
+
+
+def test_a_fact_told_over_two_sentences_is_entailed(entailer: Entailer) -> None:
+    text = (
+        "Maria Lopez joined the company in 2015. The weather was cold that winter."
+        " She now leads its research team."
+    )
+    (found,) = match(load_encoder(), text, ["Maria Lopez leads the research team."], entailer)
+    assert found is not None and found.entail is not None and found.entail > 0.0
+
+
+def test_zero_blend_leaves_the_lexical_verdict() -> None:
+    w = Weights((), 0.0, (), "x")
+    assert w.blended(0.8, -5.0) == 0.8
+    assert w.blended(0.8, None) == 0.8
+
+
+def test_the_blend_moves_the_verdict_one_way_each_side_of_the_pivot() -> None:
+    w = Weights((), 0.0, (), "x", blend=(0.5, 0.2, 1.0))
+    assert w.blended(0.5, 1.0) == pytest.approx(0.5)
+    assert w.blended(0.5, -3.0) < 0.5 < w.blended(0.5, 4.0)
+    assert w.blended(0.0, 12.0) > 0.0  # a vetoed statement is not stuck at exactly 0
+
+
+def test_the_packaged_weights_hold_a_fitted_blend() -> None:
+    below = weights().blend[0]
+    assert below > 0.0, "the entailment model must be able to lower a lexical verdict"
+    doc = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    assert "blend_held_out_figures" in doc
+
+
+def test_a_malformed_blend_is_refused(tmp_path: Path) -> None:
+    doc = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
+    doc["blend"] = {"below": "much"}
+    bad = tmp_path / "verdict.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ValueError, match="'blend' must hold 'below', 'above' and 'pivot'"):
+        read_weights(bad)
+
+
+def test_recombined_article_words_score_below_the_faithful_summary() -> None:
+    # The article's own words recombined into a claim it never makes, lower-cased as real
+    # summarisers' output often is: every word is in the article, the claim is not.
+    article = (
+        "leeds rhinos extended their unbeaten run to six matches with a win over castleford."
+        " ryan hall scored twice for leeds, who moved to the top of the table."
+        " the tigers had won their previous three games at home."
+    )
+    judge = LocalBackend()
+    faithful = judge.make_questions("ryan hall scored twice as leeds rhinos beat castleford.")
+    invented = judge.make_questions("the tigers extended their unbeaten run to six matches.")
+    (good,) = judge.answer_questions(article, faithful)
+    (bad,) = judge.answer_questions(article, invented)
+    assert good > bad
+    assert bad < 0.5
+
+
+def test_the_reason_says_the_text_does_not_state_it(entailer: Entailer) -> None:
+    text = "The council approved the new park in March. Building starts next year."
+    (found,) = match(load_encoder(), text, ["The council approved the park."], entailer)
+    assert found is not None
+    doubted = replace(found, entail=-4.0)
+    assert reason(doubted, 0.3) == (
+        "the text does not say this; closest: 'The council approved the new park in March.'"
+    )
+    assert reason(replace(found, entail=None), 0.3) == (
+        "only partly stated; closest: 'The council approved the new park in March.'"
+    )
+    assert reason(doubted, 0.9) is None
