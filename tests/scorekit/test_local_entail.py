@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from scorekit.judges import JudgeConfigError
-from scorekit.local import LocalBackend
 from scorekit.local._entail import (
     CLIP,
     ENTAILMENT_FILE,
@@ -127,21 +126,26 @@ def test_a_malformed_blend_is_refused(tmp_path: Path) -> None:
         read_weights(bad)
 
 
-def test_recombined_article_words_score_below_the_faithful_summary() -> None:
-    # The article's own words recombined into a claim it never makes, lower-cased as real
-    # summarisers' output often is: every word is in the article, the claim is not.
-    article = (
-        "leeds rhinos extended their unbeaten run to six matches with a win over castleford."
-        " ryan hall scored twice for leeds, who moved to the top of the table."
-        " the tigers had won their previous three games at home."
+def test_the_model_lowers_a_claim_made_of_the_texts_own_words(entailer: Entailer) -> None:
+    # Every word of the invented claim is in the text; the claim is not.
+    text = (
+        "The company opened a new office in Berlin in 2019. It hired 200 engineers there."
+        " Sales in Europe doubled the next year."
     )
-    judge = LocalBackend()
-    faithful = judge.make_questions("ryan hall scored twice as leeds rhinos beat castleford.")
-    invented = judge.make_questions("the tigers extended their unbeaten run to six matches.")
-    (good,) = judge.answer_questions(article, faithful)
-    (bad,) = judge.answer_questions(article, invented)
-    assert good > bad
-    assert bad < 0.5
+    stated, invented = match(
+        load_encoder(),
+        text,
+        [
+            "The company hired 200 engineers in Berlin.",
+            "The company closed its office in Berlin after sales doubled.",
+        ],
+        entailer,
+    )
+    assert stated is not None and invented is not None
+    w = weights()
+    lexical = w.probability(invented.signals)
+    assert w.answer(invented.signals, invented.entail) <= lexical - 0.1
+    assert w.answer(stated.signals, stated.entail) >= 0.95
 
 
 def test_the_reason_says_the_text_does_not_state_it(entailer: Entailer) -> None:

@@ -326,9 +326,10 @@ def entail_passages(
     (a fact told over two sentences that need not be adjacent)."""
     closest: dict[int, float] = {}
     for pid, cos in cands.items():
-        for i in _sentences_of(windows[pid]):
-            if i < len(sents) and cos > closest.get(i, -2.0):
-                closest[i] = cos
+        # Sentences ranked by their own windows (a pair's closeness says little of each half).
+        i = windows[pid].sentence
+        if len(windows[pid].parts) == 1 and i < len(sents) and cos > closest.get(i, -2.0):
+            closest[i] = cos
     near = sorted(closest, key=lambda i: (-closest[i], i))[:ENTAIL_SENTENCES]
     found = [matched, *(sents[i] for i in near)]
     if len(near) == 2:
@@ -346,14 +347,18 @@ def _with_entailment(
 ) -> list[Match | None]:
     """Each match with the highest entailment log-odds of its statement over its passages."""
     asked: list[list[tuple[str, str]]] = []
+    exact, n = SIGNALS.index("exact"), len(SUPPORT_SIGNALS)
     for stmt, cands, m in zip(statements, candidates, found, strict=True):
-        texts = [] if m is None else entail_passages(sents, windows, cands, m.passage)
+        # A passage that is the statement word for word, no unit flagged, is stated (1.0)
+        # whatever the model says: no need to ask it.
+        said = m is not None and m.signals[exact] == 1.0 and not any(m.signals[n:])
+        texts = [] if m is None or said else entail_passages(sents, windows, cands, m.passage)
         asked.append([(stmt, t) for t in texts])
     values = iter(entailer.log_odds([p for pairs in asked for p in pairs]))
     out: list[Match | None] = []
     for m, pairs in zip(found, asked, strict=True):
         scores = [next(values) for _ in pairs]
-        out.append(None if m is None else replace(m, entail=max(scores)))
+        out.append(m if m is None or not scores else replace(m, entail=max(scores)))
     return out
 
 
