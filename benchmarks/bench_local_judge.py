@@ -126,10 +126,11 @@ def text_pairs(path: Path, session: ScoreSession) -> None:
         )  # fmt: skip
     for cat in ("unrelated", "same_topic_different_facts"):
         checks.append((f"{cat} F1 <= 0.15", stats[cat]["f1"] <= 0.15, f"{stats[cat]['f1']:.3f}"))
-    for cat in ("number_changed", "name_changed", "negation"):
+    # Issue 21 set the changed-name band at 0.20; the others stay at issue 4's 0.25.
+    for cat, band in (("number_changed", 0.25), ("name_changed", 0.20), ("negation", 0.25)):
         gap = para - stats[cat]["f1"]
         checks.append(
-            (f"{cat} F1 <= paraphrase F1 - 0.25", gap >= 0.25,
+            (f"{cat} F1 <= paraphrase F1 - {band:.2f}", gap >= band,
              f"{stats[cat]['f1']:.3f} vs {para:.3f}: gap {gap:.3f}"
              f" (ideal F1 of the category {stats[cat]['if1']:.3f})")
         )  # fmt: skip
