@@ -15,7 +15,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from toolscore._engine.compare import NOT_CANONICAL, canonical, contains_matcher, values_match
-from toolscore.matchers import Approx, IsType, Regex, _AnyMatcher
+from toolscore._engine.matchers import Approx, IsType, Regex, _AnyMatcher
 
 __all__ = ["agreement_matrix"]
 

@@ -16,7 +16,7 @@ import math
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from toolscore.matchers import Matcher, _safe_eq
+from toolscore._engine.matchers import Matcher, _safe_eq
 
 __all__ = ["NOT_CANONICAL", "args_satisfy", "canonical", "contains_matcher", "values_match"]
 
