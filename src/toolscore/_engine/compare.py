@@ -30,8 +30,13 @@ def values_match(expected: Any, actual: Any, strict: bool = False) -> bool:
         return _match_nested(expected, actual, strict)
 
 
+# Exact types no matcher has: checking the type first spares the costly ABC isinstance on
+# every plain expected value.
+_PLAIN_TYPES = frozenset((str, int, float, bool, type(None), list, dict, tuple))
+
+
 def _match(expected: Any, actual: Any, strict: bool) -> bool:
-    if isinstance(expected, Matcher):
+    if type(expected) not in _PLAIN_TYPES and isinstance(expected, Matcher):
         return bool(expected == actual)
     if strict:
         return _strict(expected, actual)
@@ -94,6 +99,14 @@ def _strict_step(e: Any, a: Any) -> bool | list[tuple[Any, Any]]:
 
 
 def _lenient(expected: Any, actual: Any) -> bool:
+    # The commonest cases first, by exact type (the same verdicts as the checks below).
+    kind = type(expected)
+    if kind is dict:
+        if not isinstance(actual, dict) or expected.keys() != actual.keys():
+            return False
+        return all(_match(v, actual[k], False) for k, v in expected.items())
+    if kind is type(actual) and (kind is str or kind is int):
+        return bool(expected.strip() == actual.strip() if kind is str else expected == actual)
     if isinstance(expected, bool) or isinstance(actual, bool):
         return type(expected) is type(actual) and expected == actual
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
@@ -127,7 +140,10 @@ def _strict(expected: Any, actual: Any) -> bool:
 
 def contains_matcher(value: Any) -> bool:
     """True when a matcher sits anywhere inside ``value``."""
-    if isinstance(value, Matcher):
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return False
+    if kind not in _PLAIN_TYPES and isinstance(value, Matcher):
         return True
     if isinstance(value, dict):
         return any(contains_matcher(v) for v in value.values())

@@ -187,7 +187,7 @@ def has_semantic(all_args: Sequence[dict[str, Any] | None]) -> bool:
     from toolscore._engine.matchers import Semantic
 
     return any(
-        isinstance(value, Matcher) and _semantics(value, Semantic)
+        type(value) not in plain and isinstance(value, Matcher) and _semantics(value, Semantic)
         for args in all_args
         if args
         for value in args.values()

@@ -313,7 +313,9 @@ class _Matcher:
                 found = lookup(key).get(form, [])
                 if best is None or len(found) < len(best):
                     best = found
-                    if not best:
+                    if len(best) <= 1:
+                        # Nothing narrower but none: and a later argument with no call
+                        # holding its value would leave this one call unfit all the same.
                         break
             out.append(actual if best is None else best)
         return out
