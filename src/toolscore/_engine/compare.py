@@ -104,7 +104,15 @@ def _lenient(expected: Any, actual: Any) -> bool:
     if kind is dict:
         if not isinstance(actual, dict) or expected.keys() != actual.keys():
             return False
-        return all(_match(v, actual[k], False) for k, v in expected.items())
+        for k, v in expected.items():  # all(), with equal plain strings and ints inline
+            a = actual[k]
+            vk = type(v)
+            if vk is type(a) and (vk is str or vk is int):
+                if (v.strip() != a.strip()) if vk is str else v != a:
+                    return False
+            elif not _match(v, a, False):
+                return False
+        return True
     if kind is type(actual) and (kind is str or kind is int):
         return bool(expected.strip() == actual.strip() if kind is str else expected == actual)
     if isinstance(expected, bool) or isinstance(actual, bool):
