@@ -55,12 +55,9 @@ def __getattr__(name: str) -> Any:
     # __version__ is read from the installed distribution's metadata on first use:
     # importlib.metadata is slow to import, and every pytest run imports this package.
     if name == "__version__":
-        from importlib.metadata import PackageNotFoundError, version
+        from toolscore._engine.version import package_version
 
-        try:
-            value = version("llm-scorekit")
-        except PackageNotFoundError:  # a source tree that was never installed
-            value = "0+unknown"
+        value = package_version()
         globals()["__version__"] = value
         return value
     if name == "evaluate_dataset":

@@ -46,6 +46,23 @@ MODULES = [
     "toolscore._engine.trajectory",
     "toolscore._engine.streams",
     "toolscore._engine.conversation",
+    # Behind the public modules above (issue 23, item 4): the same docstrings, run where they live.
+    "toolscore._engine.secrets",
+    "toolscore._engine.trajectory_steps",
+    "toolscore._engine.policy",
+    "toolscore._engine.correctness",
+    "toolscore._engine.judge_config",
+    "toolscore._engine.cost",
+    "toolscore._engine.matchers",
+    "toolscore._engine.tool_call",
+    "toolscore._engine.grades",
+    "toolscore._engine.snapshot_store",
+    "toolscore._engine.schema_validation",
+    "toolscore._engine.sql_validator",
+    "toolscore._engine.filesystem_validator",
+    "toolscore._engine.http_validator",
+    "toolscore._engine.provider_calls",
+    "toolscore._engine.version",
 ]
 
 

@@ -33,6 +33,7 @@ from typing import Any
 
 from toolscore._engine.compare import NOT_CANONICAL, canonical
 from toolscore._engine.counts import ArgumentCount, count_pair, missed_units
+from toolscore._engine.matchers import Matcher
 from toolscore._engine.residual import solve_residual
 
 __all__ = ["Alignment", "align"]
@@ -61,6 +62,7 @@ class Alignment:
 # Exact types whose Python ``==`` and ``hash`` never join values the rule tells apart (bool
 # is not among them: ``True == 1``; nor tuples, compared element by element by the rule).
 _PLAIN = frozenset((str, int, float, type(None)))
+_NEVER_MATCHERS = _PLAIN | {bool, list, dict, tuple}  # exact types no matcher has
 _NAN_TEXT = b"\x03nan"  # a float (or complex part) NaN in marshal format 0
 
 
@@ -84,6 +86,8 @@ def args_key(args: dict[str, Any] | None, strict: bool) -> Any:
         if strict:
             return frozenset(zip(args.keys(), map(type, values), values, strict=False))
         return frozenset(args.items())
+    if any(type(v) not in _NEVER_MATCHERS and isinstance(v, Matcher) for v in values):
+        return NOT_CANONICAL  # what canonical() gives a matcher, without marshal's attempt
     # Nested values: marshal's bytes, written in C. Equal bytes mean the same structure of
     # the same exact built-in types (bool apart from int, list apart from tuple, keys typed),
     # which the rule calls identical in both modes, except NaN: marshal format 0 writes every

@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from toolscore._engine.efficiency import efficiency_metrics
 from toolscore._engine.scoring import Evaluation
+from toolscore._engine.secrets import secret_findings
+from toolscore._engine.sequence import sequence_metrics
 from toolscore._engine.tool_metrics import invocation_accuracy, tool_correctness
-from toolscore.metrics.efficiency import efficiency_metrics
-from toolscore.metrics.security import secret_findings
-from toolscore.metrics.sequence import sequence_metrics
-from toolscore.metrics.trajectory import trajectory_metrics
+from toolscore._engine.trajectory_steps import trajectory_metrics
 
 __all__ = ["metrics_dict"]
 

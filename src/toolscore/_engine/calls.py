@@ -13,7 +13,7 @@ from typing import Any
 
 from scorekit._shorten import shorten
 from toolscore._engine.shapes import action_input, read_arguments
-from toolscore.adapters.base import ToolCall, failed_call
+from toolscore._engine.tool_call import ToolCall, failed_call
 
 __all__ = ["CallList", "actual_calls", "expected_calls", "is_call_list", "read_calls"]
 
@@ -182,7 +182,7 @@ def actual_calls(actual: Any) -> CallList:
         if plain is not None:
             return plain
     if not is_call_list(actual):
-        from toolscore.integrations import auto_extract
+        from toolscore._engine.provider_calls import auto_extract
 
         try:
             actual = auto_extract(actual)

@@ -16,7 +16,7 @@ import math
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from toolscore.matchers import Matcher, _safe_eq
+from toolscore._engine.matchers import Matcher, _safe_eq
 
 __all__ = ["NOT_CANONICAL", "args_satisfy", "canonical", "contains_matcher", "values_match"]
 
@@ -30,8 +30,13 @@ def values_match(expected: Any, actual: Any, strict: bool = False) -> bool:
         return _match_nested(expected, actual, strict)
 
 
+# Exact types no matcher has: checking the type first spares the costly ABC isinstance on
+# every plain expected value.
+_PLAIN_TYPES = frozenset((str, int, float, bool, type(None), list, dict, tuple))
+
+
 def _match(expected: Any, actual: Any, strict: bool) -> bool:
-    if isinstance(expected, Matcher):
+    if type(expected) not in _PLAIN_TYPES and isinstance(expected, Matcher):
         return bool(expected == actual)
     if strict:
         return _strict(expected, actual)
@@ -94,6 +99,22 @@ def _strict_step(e: Any, a: Any) -> bool | list[tuple[Any, Any]]:
 
 
 def _lenient(expected: Any, actual: Any) -> bool:
+    # The commonest cases first, by exact type (the same verdicts as the checks below).
+    kind = type(expected)
+    if kind is dict:
+        if not isinstance(actual, dict) or expected.keys() != actual.keys():
+            return False
+        for k, v in expected.items():  # all(), with equal plain strings and ints inline
+            a = actual[k]
+            vk = type(v)
+            if vk is type(a) and (vk is str or vk is int):
+                if (v.strip() != a.strip()) if vk is str else v != a:
+                    return False
+            elif not _match(v, a, False):
+                return False
+        return True
+    if kind is type(actual) and (kind is str or kind is int):
+        return bool(expected.strip() == actual.strip() if kind is str else expected == actual)
     if isinstance(expected, bool) or isinstance(actual, bool):
         return type(expected) is type(actual) and expected == actual
     if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
@@ -127,7 +148,10 @@ def _strict(expected: Any, actual: Any) -> bool:
 
 def contains_matcher(value: Any) -> bool:
     """True when a matcher sits anywhere inside ``value``."""
-    if isinstance(value, Matcher):
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return False
+    if kind not in _PLAIN_TYPES and isinstance(value, Matcher):
         return True
     if isinstance(value, dict):
         return any(contains_matcher(v) for v in value.values())

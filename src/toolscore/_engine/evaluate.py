@@ -8,10 +8,10 @@ from typing import Any
 from scorekit._gc_pause import gc_paused
 from toolscore._engine.calls import actual_calls, expected_calls
 from toolscore._engine.judging import has_semantic, prefetch_semantic
+from toolscore._engine.policy import policy_metrics, validate_rules
 from toolscore._engine.result import EvaluationResult
 from toolscore._engine.scoring import Evaluation, score_calls
 from toolscore._engine.weights import resolve_weights
-from toolscore.metrics.policy import policy_metrics, validate_rules
 
 __all__ = ["evaluate", "evaluate_calls", "evaluation"]
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from toolscore._engine.calls import actual_calls
+from toolscore._engine.tool_call import BaseAdapter, ToolCall
 from toolscore._engine.trace_files import trace_calls
-from toolscore.adapters.base import BaseAdapter, ToolCall
 
 __all__ = ["FormatAdapter"]
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolscore._engine.compare import NOT_CANONICAL, canonical, values_match
 from toolscore._engine.details import jsonable
-from toolscore.matchers import Matcher
+from toolscore._engine.matchers import Matcher
 
 if TYPE_CHECKING:
     from scorekit.judges import EquivalenceItem, Judge, Verdict
@@ -152,7 +152,7 @@ def prefetch_semantic(
     """Judge, in one batch per judge, every value each ``Semantic`` matcher may meet: the
     same argument of an actual call to the same tool (values exact matching accepts are
     skipped)."""
-    from toolscore.matchers import Semantic
+    from toolscore._engine.matchers import Semantic
 
     by_tool: dict[str, list[dict[str, Any]]] = {}
     for tool, args in zip(trace_tools, trace_args, strict=True):
@@ -184,10 +184,10 @@ def has_semantic(all_args: Sequence[dict[str, Any] | None]) -> bool:
             break
     else:
         return False
-    from toolscore.matchers import Semantic
+    from toolscore._engine.matchers import Semantic
 
     return any(
-        isinstance(value, Matcher) and _semantics(value, Semantic)
+        type(value) not in plain and isinstance(value, Matcher) and _semantics(value, Semantic)
         for args in all_args
         if args
         for value in args.values()

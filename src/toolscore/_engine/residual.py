@@ -64,11 +64,19 @@ def solve_residual(
         from toolscore._engine.agreement import agreement_matrix
 
         agree = agreement_matrix(e_args, a_args, strict)
+        kept = agree.copy()  # _solve_block turns its matrix into costs
         block = _solve_block(agree, list(range(m)), list(range(n)), m, n)
-        return [
-            (rest_e[r], rest_a[c], count_pair(e_args[r], a_args[c], strict, named_only))
-            for r, c in block
-        ]
+        out = []
+        for r, c in block:
+            er, ac = e_args[r], a_args[c]
+            if er:
+                # The matrix holds count_pair's agreeing names; only the shared names are left.
+                present = sum(1 for k in er if k in ac)
+                count = units(len(er), len(ac), int(kept[r, c]), present, named_only)
+            else:
+                count = count_pair(er, ac, strict, named_only)
+            out.append((rest_e[r], rest_a[c], count))
+        return out
     e_canon, a_canon = columns
     groups: dict[Any, tuple[list[int], list[int]]] = {}
     for r, d in enumerate(e_canon):
@@ -160,14 +168,16 @@ def _canonical_columns(
     if any(args is None for args in e_args):
         return None
     form = canonical
-    e_canon: list[dict[str, Hashable]] = [
-        {k: form(v, strict) for k, v in args.items()}  # type: ignore[union-attr]
-        for args in e_args
-    ]
+    e_canon: list[dict[str, Hashable]] = []
+    for args in e_args:
+        d = {k: form(v, strict) for k, v in args.items()}  # type: ignore[union-attr]
+        if NOT_CANONICAL in d.values():
+            return None  # a matcher (or NaN) on the expected side: no need to read the rest
+        e_canon.append(d)
     a_canon: list[dict[str, Hashable]] = [
         {k: form(v, strict) for k, v in args.items()} for args in a_args
     ]
-    for d in (*e_canon, *a_canon):
+    for d in a_canon:
         if NOT_CANONICAL in d.values():
             return None
     return e_canon, a_canon

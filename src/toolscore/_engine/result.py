@@ -11,11 +11,11 @@ from toolscore._engine.align import Alignment
 from toolscore._engine.breakdown import metrics_dict
 from toolscore._engine.calls import CallList, actual_calls, expected_calls
 from toolscore._engine.details import PairDetail, argument_details, jsonable
+from toolscore._engine.grades import letter_grade
 from toolscore._engine.render import render_result
 from toolscore._engine.scoring import Evaluation, score_calls, weighted_score
+from toolscore._engine.tool_call import ToolCall
 from toolscore._engine.weights import DEFAULT_WEIGHTS, resolve_weights
-from toolscore.adapters.base import ToolCall
-from toolscore.verdict import letter_grade
 
 __all__ = ["SCALAR_FIELDS", "EvaluationResult"]
 

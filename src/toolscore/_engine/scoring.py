@@ -7,10 +7,10 @@ from collections.abc import Mapping
 
 from toolscore._engine.align import Alignment, align
 from toolscore._engine.calls import CallList
+from toolscore._engine.correctness import required_recall
 from toolscore._engine.counts import prf
 from toolscore._engine.tool_metrics import edit_distance, selection_accuracy, sequence_accuracy
 from toolscore._engine.weights import DEFAULT_WEIGHTS
-from toolscore.metrics.tool_correctness import required_recall
 
 __all__ = ["Evaluation", "score_calls", "weighted_score"]
 

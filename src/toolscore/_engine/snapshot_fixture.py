@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from toolscore._engine.snapshot_states import check_snapshot
-from toolscore.snapshots import SnapshotStore, SnapshotWarning
+from toolscore._engine.snapshot_store import SnapshotStore, SnapshotWarning
 
 if TYPE_CHECKING:
     from toolscore._engine.result import EvaluationResult

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from scorekit._rounding import format_bound, format_score
 from toolscore._engine.snapshot_drift import calls_diff, carry_over, encode_calls
 from toolscore._engine.snapshot_files import shown_path
-from toolscore.snapshots import Snapshot, SnapshotStore
+from toolscore._engine.snapshot_store import Snapshot, SnapshotStore
 
 if TYPE_CHECKING:
     from toolscore._engine.result import EvaluationResult

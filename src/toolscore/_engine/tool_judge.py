@@ -38,8 +38,8 @@ def judge_tool_calls(
         JudgeUnavailableError: the judge failed after its retries.
         JudgeConfigError: the judge cannot be built (missing key, endpoint or model).
     """
+    from toolscore._engine.judge_config import resolve_judge
     from toolscore._engine.judging import judged_evaluate
-    from toolscore.metrics.llm_judge import resolve_judge
 
     return judged_evaluate(
         expected,

@@ -143,7 +143,7 @@ def evaluate_trace(
     gold_calls, calls = result.gold_calls, result.trace_calls
     extra: dict[str, Any] = {}
     if validate_side_effects:
-        from toolscore.metrics.side_effects import (
+        from toolscore._engine.side_effects import (
             calculate_side_effect_success_rate,
             default_side_effect_validators,
         )
@@ -151,13 +151,13 @@ def evaluate_trace(
         extra["side_effect_metrics"] = calculate_side_effect_success_rate(
             gold_calls, calls, default_side_effect_validators()
         )
-    from toolscore.validators.schema import calculate_schema_validation_metrics
+    from toolscore._engine.schema_validation import calculate_schema_validation_metrics
 
     # Gold calls written by `toolscore generate` carry their tool's argument schema.
     schemas = calculate_schema_validation_metrics(gold_calls, calls)
     if schemas["total_validated"] > 0:
         extra["schema_metrics"] = schemas
-    from toolscore.metrics.cost import calculate_cost_attribution, calculate_latency
+    from toolscore._engine.cost import calculate_cost_attribution, calculate_latency
 
     latency = calculate_latency(calls)
     if latency["total_duration"] > 0:

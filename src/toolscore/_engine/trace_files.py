@@ -304,7 +304,7 @@ def _unwrap_langchain(data: Any) -> Any:
 
 
 def _provider_calls(data: Any, fmt: str, name: str) -> list[dict[str, Any]]:
-    import toolscore.integrations as integrations
+    import toolscore._engine.provider_calls as integrations
 
     func: Callable[[Any], list[dict[str, Any]]] = getattr(integrations, _EXTRACTORS[fmt])
     if fmt in ("auto", "langchain"):

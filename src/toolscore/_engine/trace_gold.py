@@ -35,8 +35,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from scorekit._shorten import shorten
-from toolscore._engine.trace_files import TraceFileError
-from toolscore.matchers import (
+from toolscore._engine.matchers import (
     ANY,
     Approx,
     Contains,
@@ -51,6 +50,7 @@ from toolscore.matchers import (
     _Equals,
     _Not,
 )
+from toolscore._engine.trace_files import TraceFileError
 
 MATCHER_KEYS = (
     "$any",
@@ -192,7 +192,7 @@ def _any(spec: Mapping[str, Any], where: str) -> Matcher:
 
 
 def _bfcl(spec: Mapping[str, Any], where: str) -> Matcher:
-    from toolscore.bfcl._matchers import from_json
+    from toolscore._engine.bfcl_matchers import from_json
 
     try:
         return from_json(spec)
@@ -402,7 +402,7 @@ def _encode_matcher(m: Matcher, where: str) -> Any:
         return {"$not": encode_value(m.inner, f"{where}.$not")}
     if isinstance(m, _Equals):
         return encode_value(m.value, where)
-    from toolscore.bfcl._matchers import BFCLDict, BFCLString
+    from toolscore._engine.bfcl_matchers import BFCLDict, BFCLString
 
     if isinstance(m, BFCLString):
         return m.to_json()

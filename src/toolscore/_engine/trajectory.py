@@ -247,19 +247,19 @@ class _Matcher:
     def _hash_pairs(self, es: list[int], actual: list[int], out: dict[int, int]) -> bool:
         """Exact mode without matchers: fitting is equality, so pair equal keys in order.
         False (nothing written) when a value has no canonical key."""
-        keyed: dict[Any, deque[int]] = {}
-        for j in actual:
-            key = canonical(self.a.args[j] or {}, self.strict)
-            if key is NOT_CANONICAL:
-                return False
-            keyed.setdefault(key, deque()).append(j)
-        e_keys = []
+        e_keys = []  # the expected side first: a matcher there ends it before any lookup
         for i in es:
             args = self.e.args[i]
             key = None if args is None else canonical(args, self.strict)
             if key is NOT_CANONICAL:
                 return False
             e_keys.append(key)
+        keyed: dict[Any, deque[int]] = {}
+        for j in actual:
+            key = canonical(self.a.args[j] or {}, self.strict)
+            if key is NOT_CANONICAL:
+                return False
+            keyed.setdefault(key, deque()).append(j)
         used: set[int] = set()
         wildcards = []
         for i, key in zip(es, e_keys, strict=False):
@@ -313,7 +313,9 @@ class _Matcher:
                 found = lookup(key).get(form, [])
                 if best is None or len(found) < len(best):
                     best = found
-                    if not best:
+                    if len(best) <= 1:
+                        # Nothing narrower but none: and a later argument with no call
+                        # holding its value would leave this one call unfit all the same.
                         break
             out.append(actual if best is None else best)
         return out

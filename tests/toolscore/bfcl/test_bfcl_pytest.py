@@ -184,6 +184,8 @@ def test_assert_bfcl_takes_the_raw_fields_too() -> None:
         "toolscore.bfcl._score",
         "toolscore.bfcl._message",
         "toolscore.bfcl._pytest",
+        "toolscore._engine.bfcl_values",
+        "toolscore._engine.bfcl_matchers",
     ],
 )
 def test_docstring_examples(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
