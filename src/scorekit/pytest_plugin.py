@@ -10,6 +10,7 @@ dicts (``workeroutput``); the controller merges them, prints one summary and wri
 from __future__ import annotations
 
 from collections.abc import Generator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from scorekit.pytest_state import ensure_session, get_session
 from scorekit.report._rows import TextScoreRow, row_from_dict
 
 WORKER_KEY = "scorekit_report"
+BUDGET_KEY = "scorekit_budget_db"
 _ROW_START = pytest.StashKey[int]()
 _RUN_STATE = pytest.StashKey["_RunState"]()
 
@@ -29,6 +31,8 @@ class _RunState:
     def __init__(self) -> None:
         self.merged_from_workers = False
         self.messages: list[str] = []
+        #: The shared budget counter's file (``--llm-budget-*``), or None.
+        self.budget_path: str | None = None
 
 
 def _state(config: pytest.Config) -> _RunState:
@@ -49,14 +53,40 @@ def stats_dict(session: ScoreSession) -> dict[str, Any]:
     names = [r.judge for r in session.recorder.rows if isinstance(r, TextScoreRow) and r.judge]
     stats["judge"] = ", ".join(dict.fromkeys(names)) or session.judge_name
     stats["model"] = session.settings.model or session.settings.deployment
+    if session.budget is not None:
+        stats["budget"] = session.budget.totals()
     return stats
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    from scorekit._gate_options import add_gate_options
+
+    add_gate_options(parser)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
     # trylast: pytest's cache (the judge cache's home) is set up by then.
-    _state(config)
-    ensure_session(config)
+    state = _state(config)
+    session = ensure_session(config)
+    from scorekit._gate_options import budget_caps
+
+    caps = budget_caps(config, session.settings)
+    if caps is not None:
+        from scorekit._budget import JudgeBudget
+
+        workerinput = getattr(config, "workerinput", None) or {}
+        path = workerinput.get(BUDGET_KEY)
+        if path is None:
+            import shutil
+            import tempfile
+
+            folder = tempfile.mkdtemp(prefix="scorekit-budget-")
+            config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+            path = str(Path(folder) / "spend.sqlite3")
+        session.budget = JudgeBudget(caps, path)
+        config.add_cleanup(session.budget.close)
+        state.budget_path = path
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(config), "scorekit-xdist-hooks")
 
@@ -167,6 +197,12 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             terminalreporter.write_sep("=", section.title)
         for line in section.lines:
             terminalreporter.write_line(redact(line, secrets))
+    if session.budget is not None:
+        from scorekit._budget import budget_lines
+
+        terminalreporter.write_sep("=", "judge budget (llm-scorekit)")
+        for line in budget_lines(session.budget.totals()):
+            terminalreporter.write_line(line)
     for message in _state(config).messages:
         terminalreporter.write_line(message)
 
@@ -176,6 +212,12 @@ class _XdistHooks:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+
+    def pytest_configure_node(self, node: Any) -> None:
+        # Every worker draws on the controller's budget counter.
+        path = _state(self.config).budget_path
+        if path is not None:
+            node.workerinput[BUDGET_KEY] = path
 
     def pytest_testnodedown(self, node: Any, error: object) -> None:
         output = getattr(node, "workeroutput", None) or {}
