@@ -15,14 +15,20 @@ import pytest
 from scorekit._budget import BudgetCaps, price_of
 from scorekit.judges._settings import JudgeSettings
 
-__all__ = ["GATE_OPTIONS", "add_gate_options", "budget_caps", "gate_value"]
+__all__ = [
+    "GATE_OPTIONS",
+    "add_gate_options",
+    "budget_caps",
+    "fail_on_regression",
+    "gate_value",
+]
 
 
 @dataclass(frozen=True)
 class _GateOption:
     name: str
     help: str
-    kind: str  # float | int
+    kind: str  # float | int | str
 
     @property
     def flag(self) -> str:
@@ -50,12 +56,45 @@ GATE_OPTIONS: tuple[_GateOption, ...] = (
 )
 
 
+GATE_OPTIONS += (
+    _GateOption(
+        "llm_baseline",
+        "An earlier run's JSON report (--llm-report): compare every scored assertion with it.",
+        "str",
+    ),
+    _GateOption(
+        "llm_regression_delta",
+        "Smallest score drop against the baseline that counts as a regression (default 0.05).",
+        "float",
+    ),
+)
+
+_FAIL_HELP = "Exit with code 1 when an assertion regressed against --llm-baseline."
+
+
 def add_gate_options(parser: pytest.Parser) -> None:
     """Register the gate options and their ini twins."""
-    group = parser.getgroup("llm-scorekit-gates", "CI gates (llm-scorekit): judge budgets")
+    group = parser.getgroup(
+        "llm-scorekit-gates", "CI gates (llm-scorekit): judge budgets, baselines"
+    )
     for opt in GATE_OPTIONS:
         group.addoption(opt.flag, dest=opt.name, default=None, help=opt.help)
         parser.addini(opt.name, opt.help, default=None)
+    group.addoption(
+        "--llm-fail-on-regression",
+        dest="llm_fail_on_regression",
+        action="store_true",
+        default=False,
+        help=_FAIL_HELP,
+    )
+    parser.addini("llm_fail_on_regression", _FAIL_HELP, type="bool", default=False)
+
+
+def fail_on_regression(config: pytest.Config) -> bool:
+    """``--llm-fail-on-regression`` or the ini twin."""
+    return bool(config.getoption("llm_fail_on_regression", False)) or bool(
+        config.getini("llm_fail_on_regression")
+    )
 
 
 def gate_value(config: pytest.Config, name: str) -> Any:
@@ -73,6 +112,8 @@ def gate_value(config: pytest.Config, name: str) -> Any:
     if raw in (None, "", []):
         return None
     text = str(raw).strip()
+    if opt.kind == "str":
+        return text or None
     try:
         value: float | int = int(text) if opt.kind == "int" else float(text)
     except ValueError:

@@ -33,6 +33,13 @@ class _RunState:
         self.messages: list[str] = []
         #: The shared budget counter's file (``--llm-budget-*``), or None.
         self.budget_path: str | None = None
+        #: ``--llm-baseline``: the earlier report, its path, the delta and the comparison.
+        self.baseline: dict[str, Any] | None = None
+        self.baseline_path: str | None = None
+        self.regression_delta = 0.05
+        self.fail_on_regression = False
+        self.comparison: Any = None
+        self.regression_message: str | None = None
 
 
 def _state(config: pytest.Config) -> _RunState:
@@ -87,8 +94,36 @@ def pytest_configure(config: pytest.Config) -> None:
         session.budget = JudgeBudget(caps, path)
         config.add_cleanup(session.budget.close)
         state.budget_path = path
+    if not _is_worker(config):
+        _load_baseline(config, state)
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(config), "scorekit-xdist-hooks")
+
+
+def _load_baseline(config: pytest.Config, state: _RunState) -> None:
+    from scorekit._gate_options import fail_on_regression, gate_value
+
+    path = gate_value(config, "llm_baseline")
+    delta = gate_value(config, "llm_regression_delta")
+    state.fail_on_regression = fail_on_regression(config)
+    if path is None:
+        if state.fail_on_regression:
+            raise pytest.UsageError(
+                "--llm-fail-on-regression needs --llm-baseline PATH (an earlier run's"
+                " --llm-report JSON file)."
+            )
+        return
+    from scorekit.report._baseline import BaselineError, load_report
+
+    try:
+        state.baseline = load_report(
+            config.invocation_params.dir / path, "--llm-baseline", shown=path
+        )
+    except BaselineError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    state.baseline_path = path
+    if delta is not None:
+        state.regression_delta = float(delta)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -141,9 +176,36 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if state.merged_from_workers:
         # Workers finish in any order; sort by test id so the report reads like the suite.
         rows.sort(key=lambda r: r.test_id or "")
+    if state.baseline is not None:
+        _compare_with_baseline(session, score_session, state)
     if not rows:
         return
     _write_reports(config, score_session, state)
+
+
+def _compare_with_baseline(
+    session: pytest.Session, score_session: ScoreSession, state: _RunState
+) -> None:
+    from scorekit.report._baseline import compare_reports, regression_message
+    from scorekit.report._document import report_document
+
+    assert state.baseline is not None
+    current = report_document(list(score_session.recorder.rows), stats_dict(score_session))
+    state.comparison = compare_reports(state.baseline, current, min_delta=state.regression_delta)
+    if state.fail_on_regression and state.comparison.regressed:
+        state.regression_message = regression_message(state.comparison)
+        if session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    # After pytest's own last line, so that the reason for exit code 1 is the last line.
+    state = config.stash.get(_RUN_STATE, None)
+    if state is None or state.regression_message is None:
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(state.regression_message)
 
 
 def _write_reports(config: pytest.Config, session: ScoreSession, state: _RunState) -> None:
@@ -203,7 +265,14 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.write_sep("=", "judge budget (llm-scorekit)")
         for line in budget_lines(session.budget.totals()):
             terminalreporter.write_line(line)
-    for message in _state(config).messages:
+    state = _state(config)
+    if state.comparison is not None:
+        from scorekit.report._baseline import comparison_lines
+
+        terminalreporter.write_sep("=", "vs baseline (llm-scorekit)")
+        for line in comparison_lines(state.comparison, state.baseline_path):
+            terminalreporter.write_line(redact(line, secrets))
+    for message in state.messages:
         terminalreporter.write_line(message)
 
 

@@ -47,31 +47,36 @@ class BaselineError(ValueError):
     """A report to compare is missing, unreadable or not an llm-scorekit report."""
 
 
-def load_report(path: str | os.PathLike[str], what: str = "report") -> dict[str, Any]:
+def load_report(
+    path: str | os.PathLike[str], what: str = "report", *, shown: str | None = None
+) -> dict[str, Any]:
     """Read a JSON report written by ``--llm-report`` (or ``write_json``).
+
+    ``shown`` is how messages name the file (the path as the user gave it).
 
     Raises:
         BaselineError: the file is missing, not JSON, or not such a report (the message names
             it and says what to pass instead).
     """
     target = Path(path)
+    name = shown if shown is not None else os.fspath(path)
     try:
         text = target.read_text(encoding="utf-8")
     except OSError as exc:
         raise BaselineError(
-            f"{what} {os.fspath(path)!r} cannot be read: {exc.strerror or exc}; pass the JSON"
+            f"{what} {name!r} cannot be read: {exc.strerror or exc}; pass the JSON"
             " file an earlier run wrote with --llm-report PATH"
         ) from None
     try:
         doc = json.loads(text)
     except ValueError as exc:
         raise BaselineError(
-            f"{what} {os.fspath(path)!r} is not JSON ({exc}); pass the JSON file an earlier"
+            f"{what} {name!r} is not JSON ({exc}); pass the JSON file an earlier"
             " run wrote with --llm-report PATH"
         ) from None
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise BaselineError(
-            f'{what} {os.fspath(path)!r} is not an llm-scorekit report (no "schema":'
+            f'{what} {name!r} is not an llm-scorekit report (no "schema":'
             f' "{SCHEMA}"); pass the JSON file an earlier run wrote with --llm-report PATH'
         )
     return doc
