@@ -49,6 +49,8 @@ class ScoreSession:
         self.recorder = Recorder()
         #: Returns the cache folder (pytest's cache dir); called only when the cache opens.
         self.cache_dir_factory: Callable[[], str] | None = None
+        #: The judge budget (``--llm-budget-*``, a ``scorekit._budget.JudgeBudget``), or None.
+        self.budget: Any = None
         self._judge: Judge | None = None
         self._cache: Any = None
         self._lock = threading.Lock()
@@ -79,6 +81,7 @@ class ScoreSession:
                     cache_mode=self.settings.cache,
                     stats=self.stats,
                     surface=self.settings.surface,
+                    budget=self.budget,
                 )
             return self._judge
 

@@ -10,6 +10,7 @@ dicts (``workeroutput``); the controller merges them, prints one summary and wri
 from __future__ import annotations
 
 from collections.abc import Generator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from scorekit.pytest_state import ensure_session, get_session
 from scorekit.report._rows import TextScoreRow, row_from_dict
 
 WORKER_KEY = "scorekit_report"
+BUDGET_KEY = "scorekit_budget_db"
 _ROW_START = pytest.StashKey[int]()
 _RUN_STATE = pytest.StashKey["_RunState"]()
 
@@ -29,6 +31,15 @@ class _RunState:
     def __init__(self) -> None:
         self.merged_from_workers = False
         self.messages: list[str] = []
+        #: The shared budget counter's file (``--llm-budget-*``), or None.
+        self.budget_path: str | None = None
+        #: ``--llm-baseline``: the earlier report, its path, the delta and the comparison.
+        self.baseline: dict[str, Any] | None = None
+        self.baseline_path: str | None = None
+        self.regression_delta = 0.05
+        self.fail_on_regression = False
+        self.comparison: Any = None
+        self.regression_message: str | None = None
 
 
 def _state(config: pytest.Config) -> _RunState:
@@ -49,16 +60,70 @@ def stats_dict(session: ScoreSession) -> dict[str, Any]:
     names = [r.judge for r in session.recorder.rows if isinstance(r, TextScoreRow) and r.judge]
     stats["judge"] = ", ".join(dict.fromkeys(names)) or session.judge_name
     stats["model"] = session.settings.model or session.settings.deployment
+    if session.budget is not None:
+        stats["budget"] = session.budget.totals()
     return stats
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    from scorekit._gate_options import add_gate_options
+
+    add_gate_options(parser)
 
 
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
     # trylast: pytest's cache (the judge cache's home) is set up by then.
-    _state(config)
-    ensure_session(config)
+    state = _state(config)
+    session = ensure_session(config)
+    from scorekit._gate_options import budget_caps
+
+    caps = budget_caps(config, session.settings)
+    if caps is not None:
+        from scorekit._budget import JudgeBudget
+
+        workerinput = getattr(config, "workerinput", None) or {}
+        path = workerinput.get(BUDGET_KEY)
+        if path is None:
+            import shutil
+            import tempfile
+
+            folder = tempfile.mkdtemp(prefix="scorekit-budget-")
+            config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+            path = str(Path(folder) / "spend.sqlite3")
+        session.budget = JudgeBudget(caps, path)
+        config.add_cleanup(session.budget.close)
+        state.budget_path = path
+    if not _is_worker(config):
+        _load_baseline(config, state)
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(config), "scorekit-xdist-hooks")
+
+
+def _load_baseline(config: pytest.Config, state: _RunState) -> None:
+    from scorekit._gate_options import fail_on_regression, gate_value
+
+    path = gate_value(config, "llm_baseline")
+    delta = gate_value(config, "llm_regression_delta")
+    state.fail_on_regression = fail_on_regression(config)
+    if path is None:
+        if state.fail_on_regression:
+            raise pytest.UsageError(
+                "--llm-fail-on-regression needs --llm-baseline PATH (an earlier run's"
+                " --llm-report JSON file)."
+            )
+        return
+    from scorekit.report._baseline import BaselineError, load_report
+
+    try:
+        state.baseline = load_report(
+            config.invocation_params.dir / path, "--llm-baseline", shown=path
+        )
+    except BaselineError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    state.baseline_path = path
+    if delta is not None:
+        state.regression_delta = float(delta)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -111,9 +176,36 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if state.merged_from_workers:
         # Workers finish in any order; sort by test id so the report reads like the suite.
         rows.sort(key=lambda r: r.test_id or "")
+    if state.baseline is not None:
+        _compare_with_baseline(session, score_session, state)
     if not rows:
         return
     _write_reports(config, score_session, state)
+
+
+def _compare_with_baseline(
+    session: pytest.Session, score_session: ScoreSession, state: _RunState
+) -> None:
+    from scorekit.report._baseline import compare_reports, regression_message
+    from scorekit.report._document import report_document
+
+    assert state.baseline is not None
+    current = report_document(list(score_session.recorder.rows), stats_dict(score_session))
+    state.comparison = compare_reports(state.baseline, current, min_delta=state.regression_delta)
+    if state.fail_on_regression and state.comparison.regressed:
+        state.regression_message = regression_message(state.comparison)
+        if session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    # After pytest's own last line, so that the reason for exit code 1 is the last line.
+    state = config.stash.get(_RUN_STATE, None)
+    if state is None or state.regression_message is None:
+        return
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(state.regression_message)
 
 
 def _write_reports(config: pytest.Config, session: ScoreSession, state: _RunState) -> None:
@@ -167,7 +259,20 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             terminalreporter.write_sep("=", section.title)
         for line in section.lines:
             terminalreporter.write_line(redact(line, secrets))
-    for message in _state(config).messages:
+    if session.budget is not None:
+        from scorekit._budget import budget_lines
+
+        terminalreporter.write_sep("=", "judge budget (llm-scorekit)")
+        for line in budget_lines(session.budget.totals()):
+            terminalreporter.write_line(line)
+    state = _state(config)
+    if state.comparison is not None:
+        from scorekit.report._baseline import comparison_lines
+
+        terminalreporter.write_sep("=", "vs baseline (llm-scorekit)")
+        for line in comparison_lines(state.comparison, state.baseline_path):
+            terminalreporter.write_line(redact(line, secrets))
+    for message in state.messages:
         terminalreporter.write_line(message)
 
 
@@ -176,6 +281,12 @@ class _XdistHooks:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
+
+    def pytest_configure_node(self, node: Any) -> None:
+        # Every worker draws on the controller's budget counter.
+        path = _state(self.config).budget_path
+        if path is not None:
+            node.workerinput[BUDGET_KEY] = path
 
     def pytest_testnodedown(self, node: Any, error: object) -> None:
         output = getattr(node, "workeroutput", None) or {}

@@ -50,6 +50,14 @@ class ReplyCache(Protocol):
     def put(self, key: str, value: Any) -> None: ...
 
 
+class SpendBudget(Protocol):
+    """What the judge needs of a budget (see ``scorekit._budget.JudgeBudget``)."""
+
+    def reserve(self) -> None: ...
+
+    def spend(self, prompt_tokens: int, completion_tokens: int) -> None: ...
+
+
 async def _call(method: Callable[..., Any], *args: Any) -> Any:
     if inspect.iscoroutinefunction(method):
         return await method(*args)
@@ -112,6 +120,8 @@ class Judge:
             delays instead of sleeping).
         surface: where the settings are given (``pytest``, ``cli``, ``python``), so that a
             message names them as the user writes them (``--llm-cache=on``, ``--cache on``).
+        budget: the session's judge budget (``--llm-budget-*``): every call is reserved
+            against it first and raises ``BudgetExhaustedError`` once a cap is reached.
 
     Example:
         >>> from scorekit.judges._runner import run_sync
@@ -142,8 +152,11 @@ class Judge:
         max_retries: int = MAXIMAL_RETRY_ON_ERROR,
         sleep: Callable[[float], Awaitable[None]] | None = None,
         surface: str = "pytest",
+        budget: SpendBudget | None = None,
     ) -> None:
         self.backend = backend
+        #: A ``scorekit._budget.JudgeBudget`` (``--llm-budget-*``), or None: no cap.
+        self.budget = budget
         self.name = backend_name(backend)
         self.identity = backend_identity(backend)
         self.max_concurrency = max_concurrency
@@ -336,6 +349,8 @@ class Judge:
         while True:
             try:
                 async with limiter(self.max_concurrency):
+                    if self.budget is not None:
+                        self.budget.reserve()
                     started = time.perf_counter()
                     try:
                         raw = await invoke()
@@ -347,6 +362,8 @@ class Judge:
                             prompt_tokens=raw.usage.prompt_tokens,
                             completion_tokens=raw.usage.completion_tokens,
                         )
+                        if self.budget is not None:
+                            self.budget.spend(raw.usage.prompt_tokens, raw.usage.completion_tokens)
                     raw = raw.value
                 return validate(raw)
             except JudgeError as exc:

@@ -56,6 +56,22 @@ def estimate_cost(
     """
     if not model or (prompt_tokens <= 0 and completion_tokens <= 0):
         return None
+    best = price_prefix(model)
+    if not best:
+        return None
+    p_in, p_out = PRICES_PER_MILLION[best]
+    return (prompt_tokens * p_in + completion_tokens * p_out) / 1_000_000
+
+
+def price_prefix(model: str | None) -> str:
+    """The key of ``PRICES_PER_MILLION`` that prices ``model`` ("" when none does).
+
+    Example:
+        >>> price_prefix("openai/gpt-4o-2024-08-06"), price_prefix("llama3")
+        ('gpt-4o', '')
+    """
+    if not model:
+        return ""
     name = model.strip().lower()
     # Azure deployments and proxies often put a vendor prefix in front: "openai/gpt-4o".
     name = name.rsplit("/", 1)[-1]
@@ -63,7 +79,4 @@ def estimate_cost(
     for prefix in PRICES_PER_MILLION:
         if name.startswith(prefix) and len(prefix) > len(best):
             best = prefix
-    if not best:
-        return None
-    p_in, p_out = PRICES_PER_MILLION[best]
-    return (prompt_tokens * p_in + completion_tokens * p_out) / 1_000_000
+    return best

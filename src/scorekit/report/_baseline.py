@@ -1,0 +1,326 @@
+"""Compare two JSON reports: which scored assertions regressed, improved, are new or gone.
+
+Every assertion is keyed by its test id, function and metric (a test with several assertions of
+one kind adds ``#2``, ``#3``... in order). A pair of scores is
+
+* regressed when the score fell by more than ``min_delta`` and, for assertions with at least
+  three run scores in both reports (aggregated texts assertions), the fall is also significant
+  (one-sided Welch t-test on the run scores, p < ``alpha``);
+* improved when it rose the same way;
+* unchanged otherwise.
+
+Tests with an ``llm_repeat`` summary (a ``repeat`` object with ``runs`` and ``passed``) and at
+least three runs in both reports are compared on their pass rate, with Fisher's exact test on
+the pass counts. Assertions without a score in either report (a judge error) are left out.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scorekit._significance import fisher_less, welch_less
+from scorekit.report._document import SCHEMA
+
+__all__ = [
+    "BaselineError",
+    "Change",
+    "Comparison",
+    "compare_reports",
+    "comparison_lines",
+    "delta_by_test",
+    "entry_keys",
+    "load_report",
+    "regression_message",
+]
+
+#: The fewest run scores (or repeat runs) in both reports for a significance test.
+MIN_RUNS = 3
+
+
+class BaselineError(ValueError):
+    """A report to compare is missing, unreadable or not an llm-scorekit report."""
+
+
+def load_report(
+    path: str | os.PathLike[str], what: str = "report", *, shown: str | None = None
+) -> dict[str, Any]:
+    """Read a JSON report written by ``--llm-report`` (or ``write_json``).
+
+    ``shown`` is how messages name the file (the path as the user gave it).
+
+    Raises:
+        BaselineError: the file is missing, not JSON, or not such a report (the message names
+            it and says what to pass instead).
+    """
+    target = Path(path)
+    name = shown if shown is not None else os.fspath(path)
+    try:
+        text = target.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BaselineError(
+            f"{what} {name!r} cannot be read: {exc.strerror or exc}; pass the JSON"
+            " file an earlier run wrote with --llm-report PATH"
+        ) from None
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise BaselineError(
+            f"{what} {name!r} is not JSON ({exc}); pass the JSON file an earlier"
+            " run wrote with --llm-report PATH"
+        ) from None
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        raise BaselineError(
+            f'{what} {name!r} is not an llm-scorekit report (no "schema":'
+            f' "{SCHEMA}"); pass the JSON file an earlier run wrote with --llm-report PATH'
+        )
+    return doc
+
+
+@dataclass
+class _Entry:
+    key: str
+    test_id: str
+    label: str
+    score: float
+    runs: list[float] = field(default_factory=list)
+    passed: int | None = None
+    repeats: int | None = None
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _entries(doc: Mapping[str, Any]) -> dict[str, _Entry]:
+    out: dict[str, _Entry] = {}
+    seen: dict[str, int] = {}
+
+    def add(test_id: str, label: str, entry_args: dict[str, Any]) -> None:
+        base = f"{test_id} {label}"
+        seen[base] = seen.get(base, 0) + 1
+        key = base if seen[base] == 1 else f"{base} #{seen[base]}"
+        out[key] = _Entry(key=key, test_id=test_id, label=label, **entry_args)
+
+    repeats: dict[str, Mapping[str, Any]] = {}
+    for row in doc.get("texts") or []:
+        if not isinstance(row, Mapping):
+            continue
+        test_id = str(row.get("test_id") or "-")
+        _note_repeat(repeats, test_id, row.get("repeat"))
+        score = _number(row.get("score"))
+        if score is None:
+            continue
+        metric = str(row.get("metric") or "score")
+        runs: list[float] = []
+        if row.get("aggregation"):
+            for run in row.get("runs") or []:
+                value = _number(run.get(metric)) if isinstance(run, Mapping) else None
+                if value is not None:
+                    runs.append(value)
+        label = f"{row.get('function') or 'texts'} {metric}"
+        add(test_id, label, {"score": score, "runs": runs})
+    for row in doc.get("tools") or []:
+        if not isinstance(row, Mapping):
+            continue
+        test_id = str(row.get("test_id") or "-")
+        _note_repeat(repeats, test_id, row.get("repeat"))
+        score = _number(row.get("score"))
+        if score is not None:
+            add(test_id, f"{row.get('function') or 'tools'} score", {"score": score})
+    for test_id, rep in repeats.items():
+        runs_n, passed = rep.get("runs"), rep.get("passed")
+        add(
+            test_id,
+            "llm_repeat pass rate",
+            {"score": passed / runs_n, "passed": passed, "repeats": runs_n},  # type: ignore[operator]
+        )
+    return out
+
+
+def _note_repeat(found: dict[str, Mapping[str, Any]], test_id: str, rep: Any) -> None:
+    if test_id in found or not isinstance(rep, Mapping):
+        return
+    runs, passed = rep.get("runs"), rep.get("passed")
+    if isinstance(runs, int) and isinstance(passed, int) and 0 <= passed <= runs and runs > 0:
+        found[test_id] = rep
+
+
+def entry_keys(doc: Mapping[str, Any]) -> dict[str, float]:
+    """Every compared assertion of a report with its score (the keys :func:`compare_reports`
+    matches on).
+
+    Example:
+        >>> entry_keys({"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 1}]})
+        {'t::a assert_tools score': 1.0}
+    """
+    return {key: entry.score for key, entry in _entries(doc).items()}
+
+
+@dataclass
+class Change:
+    """One compared assertion: ``status`` is regressed, improved, unchanged, new or gone."""
+
+    key: str
+    test_id: str
+    label: str
+    status: str
+    old: float | None
+    new: float | None
+    delta: float | None
+    p_value: float | None = None
+    test: str | None = None  # "welch", "fisher" or None (a single score)
+
+
+@dataclass
+class Comparison:
+    """The outcome of :func:`compare_reports`."""
+
+    min_delta: float
+    changes: list[Change] = field(default_factory=list)
+
+    def of(self, status: str) -> list[Change]:
+        """The changes with that status, sorted: regressions by the biggest fall first."""
+        chosen = [c for c in self.changes if c.status == status]
+        if status in ("regressed", "improved"):
+            sign = 1.0 if status == "regressed" else -1.0
+            return sorted(chosen, key=lambda c: (sign * (c.delta or 0.0), c.key))
+        return sorted(chosen, key=lambda c: c.key)
+
+    @property
+    def regressed(self) -> bool:
+        """True when at least one assertion regressed."""
+        return any(c.status == "regressed" for c in self.changes)
+
+    def counts(self) -> dict[str, int]:
+        """How many assertions have each status."""
+        names = ("regressed", "improved", "new", "gone", "unchanged")
+        return {n: sum(1 for c in self.changes if c.status == n) for n in names}
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (``scorekit diff --json``)."""
+        return {
+            "min_delta": self.min_delta,
+            "counts": self.counts(),
+            "changes": [asdict(c) for c in self.changes],
+        }
+
+
+def _classify(old: _Entry, new: _Entry, min_delta: float, alpha: float) -> Change:
+    delta = new.score - old.score
+    p_value: float | None = None
+    test: str | None = None
+    status = "unchanged"
+    if old.repeats is not None and new.repeats is not None:
+        if min(old.repeats, new.repeats) >= MIN_RUNS:
+            test = "fisher"
+            assert old.passed is not None and new.passed is not None
+            if delta < 0:
+                p_value = fisher_less(old.passed, old.repeats, new.passed, new.repeats)
+            else:
+                p_value = fisher_less(new.passed, new.repeats, old.passed, old.repeats)
+    elif len(old.runs) >= MIN_RUNS and len(new.runs) >= MIN_RUNS:
+        test = "welch"
+        p_value = welch_less(old.runs, new.runs) if delta < 0 else welch_less(new.runs, old.runs)
+    if abs(delta) > min_delta + 1e-12 and (p_value is None or p_value < alpha):
+        status = "regressed" if delta < 0 else "improved"
+    return Change(
+        old.key, new.test_id, new.label, status, old.score, new.score, delta, p_value, test
+    )
+
+
+def compare_reports(
+    old: Mapping[str, Any],
+    new: Mapping[str, Any],
+    *,
+    min_delta: float = 0.05,
+    alpha: float = 0.05,
+) -> Comparison:
+    """Compare every assertion scored in both reports (see the module docstring).
+
+    Example:
+        >>> old = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.9}]}
+        >>> new = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.7}]}
+        >>> result = compare_reports(old, new)
+        >>> result.regressed, result.of("regressed")[0].key
+        (True, 't::a assert_tools score')
+    """
+    olds, news = _entries(old), _entries(new)
+    out = Comparison(min_delta=min_delta)
+    for key, entry in news.items():
+        if key in olds:
+            out.changes.append(_classify(olds[key], entry, min_delta, alpha))
+        else:
+            out.changes.append(
+                Change(key, entry.test_id, entry.label, "new", None, entry.score, None)
+            )
+    for key, entry in olds.items():
+        if key not in news:
+            out.changes.append(
+                Change(key, entry.test_id, entry.label, "gone", entry.score, None, None)
+            )
+    return out
+
+
+def _score(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def comparison_lines(comparison: Comparison, baseline: str | None = None) -> list[str]:
+    """The "vs baseline" lines: counts, then regressed, improved, new and gone (the
+    unchanged are only counted).
+
+    Example:
+        >>> old = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.9}]}
+        >>> new = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.7}]}
+        >>> for line in comparison_lines(compare_reports(old, new)):
+        ...     print(line)
+        1 regressed, 0 improved, 0 new, 0 gone, 0 unchanged (min delta 0.05)
+        REGRESSED  t::a assert_tools score  0.9000 -> 0.7000  -0.2000
+    """
+    counts = comparison.counts()
+    head = ", ".join(f"{n} {name}" for name, n in counts.items())
+    lines = []
+    if baseline:
+        lines.append(f"baseline: {baseline}")
+    lines.append(f"{head} (min delta {comparison.min_delta:g})")
+    for status in ("regressed", "improved", "new", "gone"):
+        for change in comparison.of(status):
+            text = (
+                f"{status.upper():<10} {change.key}  {_score(change.old)} -> {_score(change.new)}"
+            )
+            if change.delta is not None:
+                text += f"  {change.delta:+.4f}"
+            if change.p_value is not None:
+                text += f"  ({change.test} p={change.p_value:.4f})"
+            lines.append(text)
+    return lines
+
+
+def regression_message(comparison: Comparison) -> str:
+    """The last line of a session that fails on regression.
+
+    Example:
+        >>> old = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.9}]}
+        >>> new = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.7}]}
+        >>> regression_message(compare_reports(old, new))
+        'scorekit: exit 1: 1 assertion regressed against the baseline (--llm-fail-on-regression)'
+    """
+    n = comparison.counts()["regressed"]
+    noun = "assertion" if n == 1 else "assertions"
+    return f"scorekit: exit 1: {n} {noun} regressed against the baseline (--llm-fail-on-regression)"
+
+
+def delta_by_test(comparison: Comparison) -> dict[str, list[Change]]:
+    """The compared changes grouped by test id (for the HTML column and JUnit properties)."""
+    out: dict[str, list[Change]] = {}
+    for change in comparison.changes:
+        out.setdefault(change.test_id, []).append(change)
+    return out
