@@ -14,6 +14,16 @@ from typing import Any
 
 import pytest
 
+from scorekit._repeat import (
+    MARKER,
+    RepeatPlan,
+    RepeatResult,
+    first_line,
+    junit_repeat_properties,
+    make_plan,
+    repeat_lines,
+    repeat_run,
+)
 from scorekit._session import ScoreSession
 from scorekit.pytest_state import ensure_session, get_session
 from scorekit.report._rows import TextScoreRow, row_from_dict
@@ -21,6 +31,10 @@ from scorekit.report._rows import TextScoreRow, row_from_dict
 WORKER_KEY = "scorekit_report"
 _ROW_START = pytest.StashKey[int]()
 _RUN_STATE = pytest.StashKey["_RunState"]()
+_REPEAT_PLAN = pytest.StashKey[RepeatPlan]()
+_REPEAT_RESULT = pytest.StashKey[RepeatResult]()
+#: The report attribute that shows a test whose judge failed as an error (as the texts plugin).
+JUDGE_ERROR_ATTR = "scorekit_judge_error"
 
 
 class _RunState:
@@ -29,6 +43,8 @@ class _RunState:
     def __init__(self) -> None:
         self.merged_from_workers = False
         self.messages: list[str] = []
+        #: ``repeat`` objects of the ``llm_repeat`` tests, by test id.
+        self.repeats: dict[str, dict[str, Any]] = {}
 
 
 def _state(config: pytest.Config) -> _RunState:
@@ -52,13 +68,91 @@ def stats_dict(session: ScoreSession) -> dict[str, Any]:
     return stats
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("llm-scorekit", "LLM judge (llm-scorekit)")
+    help_repeat = (
+        f"Run every @pytest.mark.{MARKER} test this many times (overrides the marker's runs;"
+        " a nightly job runs more). Ini: llm_repeat."
+    )
+    group.addoption("--llm-repeat", dest="llm_repeat", default=None, help=help_repeat)
+    parser.addini("llm_repeat", help_repeat, default=None)
+
+
+def _repeat_override(config: pytest.Config) -> int | None:
+    raw = config.getoption("llm_repeat", None)
+    source = "--llm-repeat"
+    if raw in (None, ""):
+        raw = config.getini("llm_repeat")
+        source = "ini llm_repeat"
+    if raw in (None, "", []):
+        return None
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise pytest.UsageError(f"{source}: expected a whole number of runs >= 1; got {raw!r}")
+    return value
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
     # trylast: pytest's cache (the judge cache's home) is set up by then.
+    config.addinivalue_line(
+        "markers",
+        f"{MARKER}(runs=N, min_pass_rate=None, k=None, min_pass_k=None): run the test body N"
+        " times and decide from the pass rate (Wilson interval) and pass^k.",
+    )
     _state(config)
     ensure_session(config)
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(config), "scorekit-xdist-hooks")
+
+
+def pytest_collection_modifyitems(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    override = _repeat_override(config)
+    for item in items:
+        marker = item.get_closest_marker(MARKER)
+        if marker is None:
+            continue
+        try:
+            plan = make_plan(marker.args, marker.kwargs, where=item.nodeid, override=override)
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        item.stash[_REPEAT_PLAN] = plan
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
+    """Run an ``llm_repeat`` test's body N times and turn the runs into one verdict.
+
+    A failed assertion or any exception of the test's code is a failed run; a judge error
+    (``JudgeError``) propagates, so the item is an error; a skip skips the item.
+    """
+    plan = pyfuncitem.stash.get(_REPEAT_PLAN, None)
+    if plan is None:
+        return None
+    from scorekit.judges import JudgeError
+
+    function = pyfuncitem.obj
+    argnames = pyfuncitem._fixtureinfo.argnames
+    args = {name: pyfuncitem.funcargs[name] for name in argnames}
+    result = RepeatResult(plan)
+    for index in range(plan.runs):
+        with repeat_run(index):
+            try:
+                function(**args)
+            except JudgeError:
+                raise
+            except (Exception, pytest.fail.Exception) as exc:
+                result.failures.append((index, first_line(exc)))
+    pyfuncitem.stash[_REPEAT_RESULT] = result
+    _state(pyfuncitem.config).repeats[pyfuncitem.nodeid] = result.to_dict()
+    if result.missed():
+        pytest.fail(result.message(), pytrace=False)
+    return True
 
 
 @pytest.hookimpl(wrapper=True)
@@ -83,6 +177,9 @@ def pytest_runtest_makereport(
     # The teardown report copies item.user_properties, and junitxml writes the properties
     # from it; adding them just before it is built also catches rows recorded in fixtures.
     if call.when == "teardown":
+        repeated = item.stash.get(_REPEAT_RESULT, None)
+        if repeated is not None:
+            item.user_properties.extend(junit_repeat_properties(repeated.to_dict()))
         session = get_session(item.config)
         start = item.stash.get(_ROW_START, None)
         if session is not None and start is not None:
@@ -91,7 +188,28 @@ def pytest_runtest_makereport(
                 from scorekit.report._junit import junit_properties
 
                 item.user_properties.extend(junit_properties(rows))
-    return (yield)
+    report = yield
+    excinfo = call.excinfo
+    if (
+        call.when == "call"
+        and excinfo is not None
+        and report.failed
+        and item.stash.get(_REPEAT_PLAN, None) is not None
+    ):
+        from scorekit.judges import JudgeError
+
+        if isinstance(excinfo.value, JudgeError):
+            # Its verdict cannot be known: an error, not a failed test.
+            setattr(report, JUDGE_ERROR_ATTR, True)
+    return report
+
+
+def pytest_report_teststatus(
+    report: pytest.CollectReport | pytest.TestReport, config: pytest.Config
+) -> tuple[str, str, str] | None:
+    if getattr(report, JUDGE_ERROR_ATTR, False):
+        return ("error", "E", "ERROR")
+    return None
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -104,6 +222,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         output[WORKER_KEY] = {
             "rows": [r.to_dict() for r in score_session.recorder.rows],
             "stats": score_session.stats.as_dict(),
+            "repeats": _state(config).repeats,
         }
         return
     state = _state(config)
@@ -111,7 +230,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if state.merged_from_workers:
         # Workers finish in any order; sort by test id so the report reads like the suite.
         rows.sort(key=lambda r: r.test_id or "")
-    if not rows:
+    if not rows and not state.repeats:
         return
     _write_reports(config, score_session, state)
 
@@ -130,7 +249,11 @@ def _write_reports(config: pytest.Config, session: ScoreSession, state: _RunStat
         target = config.invocation_params.dir / path
         try:
             written = writer(
-                list(session.recorder.rows), stats, target, secrets=[session.settings.api_key]
+                list(session.recorder.rows),
+                stats,
+                target,
+                secrets=[session.settings.api_key],
+                repeats=state.repeats,
             )
         except ReportError as exc:
             state.messages.append(f"scorekit: {exc}")
@@ -167,6 +290,12 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
             terminalreporter.write_sep("=", section.title)
         for line in section.lines:
             terminalreporter.write_line(redact(line, secrets))
+    repeats = _state(config).repeats
+    if repeats:
+        if verbosity >= 0:
+            terminalreporter.write_sep("=", f"repeated tests ({MARKER})")
+        for line in repeat_lines(repeats):
+            terminalreporter.write_line(line)
     for message in _state(config).messages:
         terminalreporter.write_line(message)
 
@@ -183,6 +312,7 @@ class _XdistHooks:
         if not data:
             return
         session = ensure_session(self.config)
+        _state(self.config).repeats.update(data.get("repeats", {}))
         for row_data in data.get("rows", []):
             session.recorder.add(row_from_dict(row_data))
         counters = {k: v for k, v in data.get("stats", {}).items() if isinstance(v, (int, float))}
