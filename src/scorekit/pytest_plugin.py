@@ -76,14 +76,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--llm-repeat", dest="llm_repeat", default=None, help=help_repeat)
     parser.addini("llm_repeat", help_repeat, default=None)
+    help_max = (
+        "Borderline reruns: when the 95% interval of a texts_agg_* mean or median straddles"
+        " its bound after full_runs runs, add runs in waves up to this many (off by default)."
+        " Ini: llm_max_runs."
+    )
+    group.addoption("--llm-max-runs", dest="llm_max_runs", default=None, help=help_max)
+    parser.addini("llm_max_runs", help_max, default=None)
 
 
-def _repeat_override(config: pytest.Config) -> int | None:
-    raw = config.getoption("llm_repeat", None)
-    source = "--llm-repeat"
+def _whole_option(config: pytest.Config, name: str) -> int | None:
+    """A positive whole number from ``--llm-<name>`` or ini ``llm_<name>``, or None."""
+    raw = config.getoption(name, None)
+    source = "--" + name.replace("_", "-")
     if raw in (None, ""):
-        raw = config.getini("llm_repeat")
-        source = "ini llm_repeat"
+        raw = config.getini(name)
+        source = f"ini {name}"
     if raw in (None, "", []):
         return None
     try:
@@ -95,6 +103,10 @@ def _repeat_override(config: pytest.Config) -> int | None:
     return value
 
 
+def _repeat_override(config: pytest.Config) -> int | None:
+    return _whole_option(config, "llm_repeat")
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_configure(config: pytest.Config) -> None:
     # trylast: pytest's cache (the judge cache's home) is set up by then.
@@ -104,7 +116,8 @@ def pytest_configure(config: pytest.Config) -> None:
         " times and decide from the pass rate (Wilson interval) and pass^k.",
     )
     _state(config)
-    ensure_session(config)
+    session = ensure_session(config)
+    session.max_runs = _whole_option(config, "llm_max_runs")
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(config), "scorekit-xdist-hooks")
 
