@@ -133,11 +133,14 @@ def aggregate_stats(scores: Sequence[float], aggregation: str) -> AggregateStats
 def straddles(interval: tuple[float, float] | None, low: float, high: float) -> bool:
     """True when the interval crosses a bound of ``[low, high]`` (the verdict is not clear).
 
+    A bound at 0 or 1 is never crossed (no score lies beyond it), so an interval reaching past
+    it does not count.
+
     Example:
-        >>> straddles((0.55, 0.75), 0.7, 1.0), straddles((0.72, 0.9), 0.7, 1.0)
+        >>> straddles((0.55, 0.75), 0.7, 1.0), straddles((0.72, 1.05), 0.7, 1.0)
         (True, False)
     """
     if interval is None:
         return False
     a, b = interval
-    return (a < low < b) or (a < high < b)
+    return (low > 0.0 and a < low < b) or (high < 1.0 and a < high < b)
