@@ -77,9 +77,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--llm-repeat", dest="llm_repeat", default=None, help=help_repeat)
     parser.addini("llm_repeat", help_repeat, default=None)
     help_max = (
-        "Borderline reruns: when the 95% interval of a texts_agg_* mean or median straddles"
-        " its bound after full_runs runs, add runs in waves up to this many (off by default)."
-        " Ini: llm_max_runs."
+        "Borderline reruns: when the 95 percent interval of a texts_agg_* mean or median"
+        " straddles its bound after full_runs runs, add runs in waves up to this many"
+        " (off by default). Ini: llm_max_runs."
     )
     group.addoption("--llm-max-runs", dest="llm_max_runs", default=None, help=help_max)
     parser.addini("llm_max_runs", help_max, default=None)
