@@ -118,7 +118,11 @@ def test_pass_hat_k_too_low():
 def test_repeat_verdicts_reports_and_junit(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_rep=SUITE)
     result = pytester.runpytest(
-        "-p", "no:randomly", "--junitxml=junit.xml", "--llm-report=report.json", "-rA"
+        "-p",
+        "no:randomly",
+        "--junitxml=junit.xml",
+        "--llm-report=report.json",
+        "--llm-report-html=report.html",
     )
     result.assert_outcomes(passed=2, failed=1)
     out = result.stdout.str()
@@ -135,6 +139,9 @@ def test_repeat_verdicts_reports_and_junit(pytester: pytest.Pytester) -> None:
     assert sorted(rep["pass_hat_k"]) == ["1", "2", "3", "4", "8"]
     assert rep["pass_hat_k"]["3"] == pytest.approx(1 / 6)
     assert rep["pass_at_k"]["3"] == pytest.approx(29 / 30)
+    page = (pytester.path / "report.html").read_text()
+    assert "Repeated tests (llm_repeat)" in page
+    assert "test_rep.py::test_six_of_ten  6/10 passed" in page
     root = ET.parse(pytester.path / "junit.xml").getroot()
     props = {
         p.get("name"): p.get("value")
