@@ -11,10 +11,11 @@ from typing import Any
 
 from pytest_texts_score import _validation as v
 from pytest_texts_score._messages import TextsAssertionError, failure_message
-from pytest_texts_score._outcome import TextsOutcome
-from pytest_texts_score._scores import assertion_work
+from pytest_texts_score._outcome import TextsOutcome, merge_outcomes
+from pytest_texts_score._scores import aggregate_of, assertion_work, more_runs_work
 from pytest_texts_score.evaluate_score import AggType
-from scorekit._session import current_session
+from scorekit._intervals import AggregateStats, aggregate_stats, straddles
+from scorekit._session import ScoreSession, current_session
 from scorekit.judges import JudgeError
 from scorekit.report import TextScoreRow, active_recorder
 
@@ -33,6 +34,66 @@ _AGG_NAMES = {
 }
 
 _LABELS = {"f1": "F1", "precision": "precision", "recall": "recall"}
+
+
+#: Borderline reruns: the first wave adds this many question runs, each next wave twice the last.
+FIRST_WAVE = 2
+#: Aggregations more runs can settle (a failed min or max cannot turn into a pass).
+BORDERLINE_AGGREGATIONS = ("mean", "median")
+
+
+def _stats_of(scored: TextsOutcome, metric: str, aggregation: str) -> AggregateStats | None:
+    scores = scored.scores(metric) if scored.runs else []
+    return aggregate_stats(scores, aggregation) if scores else None
+
+
+def _borderline(
+    session: ScoreSession,
+    *,
+    metric: str,
+    expected: str,
+    given: str,
+    agg: AggType,
+    aggregation: str,
+    score: float,
+    scored: TextsOutcome,
+    low: float,
+    high: float,
+    question_runs: int,
+    answer_runs: int,
+    retry: bool,
+) -> tuple[float, TextsOutcome, int | None]:
+    """Add waves of runs while the aggregate's interval straddles a bound (``--llm-max-runs``).
+
+    Returns the aggregate, the outcome of every run and the question runs made when waves
+    were added (None when the first ``full_runs`` settled it, or reruns are off).
+    """
+    __tracebackhide__ = True
+    max_runs = session.max_runs
+    if max_runs is None or aggregation not in BORDERLINE_AGGREGATIONS:
+        return score, scored, None
+    if max_runs < question_runs:
+        raise ValueError(
+            f"--llm-max-runs {max_runs} (ini llm_max_runs) is below full_runs={question_runs};"
+            f" give --llm-max-runs >= {question_runs}, or lower full_runs"
+        )
+    if not scored.evidence_known or not scored.runs:
+        return score, scored, None  # a replaced function scored it: nothing to add runs to
+    made = question_runs
+    wave = FIRST_WAVE
+    stats = _stats_of(scored, metric, aggregation)
+    while made < max_runs and stats is not None and straddles(stats.interval, low, high):
+        add = min(wave, max_runs - made)
+        more = more_runs_work(
+            metric, expected, given, made, add, answer_runs, retry, session=session
+        )
+        scored = merge_outcomes(scored, more)
+        made += add
+        wave *= 2
+        stats = _stats_of(scored, metric, aggregation)
+    if made == question_runs:
+        return score, scored, None
+    return aggregate_of(scored, metric, agg), scored, made
 
 
 def _label(metric: str, alias: str | None) -> str:
@@ -63,12 +124,15 @@ def _run(
     session = current_session()
     aggregation = _AGG_NAMES[agg] if agg is not None else None
 
+    borderline_runs: int | None = None
+
     def record(
         outcome: str, score: float | None, scored: TextsOutcome | None, error: str | None
     ) -> None:
         recorder = active_recorder()
         if recorder is None:
             return
+        stats = _stats_of(scored, metric, aggregation) if scored and aggregation else None
         recorder.add(
             TextScoreRow(
                 test_id=None,
@@ -86,6 +150,10 @@ def _run(
                 given=given,
                 error=error,
                 seconds=time.perf_counter() - started,
+                mean=stats.mean if stats else None,
+                stdev=stats.stdev if stats else None,
+                interval=list(stats.interval) if stats and stats.interval else None,
+                borderline_runs=borderline_runs,
             )
         )
 
@@ -100,6 +168,22 @@ def _run(
             retry=retry_on_error,
             session=session,
         )
+        if agg is not None and aggregation is not None:
+            score, scored, borderline_runs = _borderline(
+                session,
+                metric=metric,
+                expected=expected,
+                given=given,
+                agg=agg,
+                aggregation=aggregation,
+                score=score,
+                scored=scored,
+                low=low,
+                high=high,
+                question_runs=question_runs,
+                answer_runs=answer_runs,
+                retry=retry_on_error,
+            )
     except Exception as exc:
         # A judge failure (or a bug in a custom judge) is an error of this assertion, not a
         # score; the report shows it as such and the exception goes on unchanged.
@@ -119,6 +203,7 @@ def _run(
             outcome=scored,
             expected=expected,
             given=given,
+            borderline_runs=borderline_runs,
         )
         raise TextsAssertionError(message, score=score, low=low, high=high, outcome=scored)
 

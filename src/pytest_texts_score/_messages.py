@@ -188,6 +188,7 @@ def failure_message(
     outcome: TextsOutcome,
     expected: str,
     given: str,
+    borderline_runs: int | None = None,
 ) -> str:
     """The message of a failed assertion.
 
@@ -199,11 +200,18 @@ def failure_message(
         low / high: the allowed range.
         outcome: the scored outcome.
         expected / given: the texts.
+        borderline_runs: question runs made when borderline reruns added some.
     """
     n_runs = len(outcome.runs) or outcome.question_runs * outcome.answer_runs
     lines = [_headline(label, aggregation, n_runs, score, low, high, outcome.judge)]
     if aggregation is not None and outcome.runs:
         lines.extend(_runs_lines(outcome, metric, label))
+        from scorekit._intervals import aggregate_stats
+
+        stats = aggregate_stats(outcome.scores(metric), aggregation)
+        lines.append(f"{label}: {stats.describe(aggregation)}")
+        if borderline_runs is not None:
+            lines.append(f"borderline: {borderline_runs} runs")
     for side in ("precision", "recall"):
         if getattr(outcome, side) is not None:
             lines.extend(_side_lines(outcome, side))

@@ -221,12 +221,36 @@ def _mean(values: list[float]) -> float:
     return math.fsum(values) / len(values)
 
 
+def merge_outcomes(first: TextsOutcome, more: TextsOutcome) -> TextsOutcome:
+    """One outcome of the runs of ``first`` then those of ``more`` (borderline reruns)."""
+    runs = [*first.runs, *more.runs]
+
+    def mean_of(name: str) -> float | None:
+        values = [getattr(run, name) for run in runs]
+        return _mean(values) if values and all(v is not None for v in values) else None
+
+    return TextsOutcome(
+        metric=first.metric,
+        precision=mean_of("precision"),
+        recall=mean_of("recall"),
+        f1=mean_of("f1"),
+        runs=runs,
+        evidence=[*first.evidence, *more.evidence],
+        judge=first.judge,
+        question_runs=first.question_runs + more.question_runs,
+        answer_runs=first.answer_runs,
+        evidence_known=first.evidence_known and more.evidence_known,
+    )
+
+
 def assemble(
     metric: str,
     side_runs: Sequence[SideRun],
     question_runs: int,
     answer_runs: int,
     judge: str,
+    *,
+    first_run: int = 0,
 ) -> TextsOutcome:
     """The outcome of a scored plan: per-run P, R and F1 (F1 per run pair), means, evidence."""
     by_side: dict[str, dict[int, SideRun]] = {}
@@ -237,7 +261,7 @@ def assemble(
         evidence.extend(sr.evidence)
 
     runs: list[RunScore] = []
-    for q in range(question_runs):
+    for q in range(first_run, first_run + question_runs):
         for a in range(answer_runs):
             p = by_side["precision"][q].scores[a] if "precision" in by_side else None
             r = by_side["recall"][q].scores[a] if "recall" in by_side else None

@@ -127,6 +127,7 @@ class _Plan:
     retry: bool
     grouping: Grouping
     what: str
+    first_run: int = 0
 
     def sides(self) -> tuple[str, ...]:
         return ("precision", "recall") if self.metric == "f1" else (self.metric,)
@@ -140,7 +141,8 @@ class _Plan:
         if self.grouping == "side":
             return [((0, (s,)), _seams.RetryBudget(self.retry, self.what)) for s in self.sides()]
         shared = _seams.RetryBudget(self.retry, self.what)
-        return [((q, self.sides()), shared) for q in range(self.question_runs)]
+        first = self.first_run
+        return [((q, self.sides()), shared) for q in range(first, first + self.question_runs)]
 
 
 def _check_plan(metric: str, question_runs: int, answer_runs: int, grouping: str) -> None:
@@ -322,6 +324,7 @@ def evaluate_texts(
     session: ScoreSession | None = None,
     grouping: Grouping = "run",
     what: str = "scoring",
+    first_run: int = 0,
 ) -> TextsOutcome:
     """Score ``given`` against ``expected`` with the session's judge.
 
@@ -335,6 +338,8 @@ def evaluate_texts(
         session: the scoring session (default: the current one).
         grouping: how failed work is retried (see ``Grouping``).
         what: the public function, for retry log lines.
+        first_run: the index of the first question run (borderline reruns add runs after
+            those already scored, so each new run has its own judge calls and cache entries).
 
     Returns:
         The scores, every run and every question with its answer.
@@ -357,7 +362,15 @@ def evaluate_texts(
     metric = str(metric)
     _check_plan(metric, question_runs, answer_runs, grouping)
     plan = _Plan(
-        expected, given, metric, question_runs, answer_runs, bool(retry_on_error), grouping, what
+        expected,
+        given,
+        metric,
+        question_runs,
+        answer_runs,
+        bool(retry_on_error),
+        grouping,
+        what,
+        first_run,
     )
     if _seams.is_replaced(_seams.EVALUATE_SCORE, "make_questions", "evaluate_questions"):
         side_runs = _in_order(plan, session)
@@ -366,7 +379,7 @@ def evaluate_texts(
         judge = judge_of(session)
         side_runs = run_sync(_together(judge, plan))
         name = judge.name
-    return assemble(metric, side_runs, question_runs, answer_runs, name)
+    return assemble(metric, side_runs, question_runs, answer_runs, name, first_run=first_run)
 
 
 def make_question_set(

@@ -228,6 +228,38 @@ def agg_work(
     return checked_score(value, "scores_agg"), outcome
 
 
+def aggregate_of(outcome: TextsOutcome, metric: str, how: AggType) -> float:
+    """The aggregate ``scores_agg`` makes of an outcome's run scores."""
+    value = _seams.current(ES, "scores_agg")(outcome.scores(metric), how)
+    return checked_score(value, "scores_agg")
+
+
+def more_runs_work(
+    metric: str,
+    expected: str,
+    given: str,
+    first_run: int,
+    question_runs: int,
+    answer_runs: int,
+    retry: bool,
+    session: ScoreSession | None = None,
+) -> TextsOutcome:
+    """``question_runs`` further runs, numbered from ``first_run`` (a borderline wave: all its
+    judge calls in flight together)."""
+    __tracebackhide__ = True
+    return evaluate_texts(
+        expected,
+        given,
+        metric=metric,
+        question_runs=question_runs,
+        answer_runs=answer_runs,
+        retry_on_error=retry,
+        session=session,
+        what=f"texts_multiple_{metric}",
+        first_run=first_run,
+    )
+
+
 def assertion_work(
     metric: str,
     expected: str,

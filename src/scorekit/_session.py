@@ -47,6 +47,9 @@ class ScoreSession:
         self.in_pytest = in_pytest
         self.stats = JudgeStats()
         self.recorder = Recorder()
+        #: ``--llm-max-runs``: the most question runs a borderline mean or median may grow to
+        #: (None: off, every aggregated assertion makes exactly ``full_runs`` runs).
+        self.max_runs: int | None = None
         #: Returns the cache folder (pytest's cache dir); called only when the cache opens.
         self.cache_dir_factory: Callable[[], str] | None = None
         #: The judge budget (``--llm-budget-*``, a ``scorekit._budget.JudgeBudget``), or None.

@@ -152,11 +152,13 @@ def test_aggregated_failure_message_lists_runs_and_spread(use_judge: Any) -> Non
         "precision: mean 0.7500, median 0.7500, min 0.5000, max 1.0000, spread 0.5000 (max - min),"
         " stdev 0.2041"
     )
-    assert lines[6] == (
+    # mean 0.75, sample sd 0.25, t(0.975, 2) = 4.3027: 0.75 +- 0.6211.
+    assert lines[6] == "precision: 95% interval of the mean 0.129-1.371 (t, sample sd 0.25)"
+    assert lines[7] == (
         "Precision side: questions from `given`, answered from `expected`: mean precision 0.7500;"
         " 2 of 6 answers below 1:"
     )
-    assert lines[7].startswith("  0.0000-0.5000  Paris is big?  [2 runs: ")
+    assert lines[8].startswith("  0.0000-0.5000  Paris is big?  [2 runs: ")
 
 
 def test_long_texts_and_many_questions_are_cut(scripted: ScriptedJudge) -> None:

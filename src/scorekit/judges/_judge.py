@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from scorekit._repeat import current_repeat_run
 from scorekit._shorten import shorten
 from scorekit.judges._backend import Answers, Backend, Reply, backend_identity, backend_name
 from scorekit.judges._equivalence import (
@@ -202,15 +203,16 @@ class Judge:
         retry: bool,
     ) -> Any:
         key = None
+        repeat = current_repeat_run()
         if self.identity is not None and self.cache_mode != "off":
-            key = reply_key(self.identity, kind, text, questions, run)
+            key = reply_key(self.identity, kind, text, questions, run, repeat)
 
         def start() -> Coroutine[Any, Any, Any]:
             return self._cached(kind, text, questions, run, retry, key)
 
         if self.deterministic:
             # One reply serves every run with the same inputs; kept in a bounded memo (LRU).
-            memo_key = (kind, text, tuple(questions) if questions is not None else None)
+            memo_key = (kind, text, tuple(questions) if questions is not None else None, repeat)
             return await self._shared(self._memo, memo_key, start, keep=True)
         if key is not None:
             # Single flight: identical requests in flight together share one judge call, so
@@ -423,8 +425,11 @@ class Judge:
         found: dict[str, Verdict] = {}
         keys: dict[str, str] = {}
         if self.identity is not None and self.cache_mode != "off":
+            repeat = current_repeat_run()
             for text in unique:
-                keys[text] = reply_key(self.identity, EQUIVALENCE_PROMPT_VERSION, text, None, (0,))
+                keys[text] = reply_key(
+                    self.identity, EQUIVALENCE_PROMPT_VERSION, text, None, (0,), repeat
+                )
             for text, key in keys.items():
                 hit = self.cache.get(key) if self.cache is not None else None
                 if hit is not None:

@@ -14,6 +14,7 @@ def reply_key(
     text: str,
     questions: Sequence[str] | None,
     run: Sequence[int],
+    repeat: int = 0,
 ) -> str:
     """Return a stable hex key for one judge reply.
 
@@ -31,12 +32,14 @@ def reply_key(
         >>> len(k)
         64
     """
-    payload = {
+    payload: dict[str, Any] = {
         "identity": dict(sorted(identity.items())),
         "kind": kind,
         "text": text,
         "questions": list(questions) if questions is not None else None,
         "run": list(run),
     }
+    if repeat:
+        payload["repeat"] = repeat
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()

@@ -6,7 +6,11 @@ Schema ``llm-scorekit-report/1``::
      "summary": {"texts": {total, passed, failed, error}, "tools": {...}},
      "judge": {judge, model, calls, cache_hits, retries, judge_seconds, prompt_tokens,
                completion_tokens, estimated_cost_usd} or null,
-     "texts": [TextScoreRow.to_dict()...], "tools": [ToolScoreRow.to_dict()...]}
+     "texts": [TextScoreRow.to_dict()...], "tools": [ToolScoreRow.to_dict()...],
+     "tests": {test id: {"repeat": {runs, passed, pass_rate, pass_rate_ci: [low, high],
+                                    pass_at_k: {k: value}, pass_hat_k: {k: value}, ...}}}}
+
+``tests`` is there only when a test carried ``@pytest.mark.llm_repeat``.
 
 Text scores (``score``, per-run ``precision``/``recall``/``f1``, evidence ``answer``) are rounded
 to 4 decimal places, as every output shows them (``scorekit._rounding``).
@@ -44,7 +48,11 @@ def created_stamp(when: datetime | None = None) -> str:
 
 
 def report_document(
-    rows: Sequence[Row], stats: Mapping[str, Any] | None, *, created: datetime | None = None
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    *,
+    created: datetime | None = None,
+    repeats: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Build the report document of some rows and judge counters.
 
@@ -64,5 +72,7 @@ def report_document(
         "texts": [rounded_scores(r.to_dict()) for r in texts],
         "tools": [r.to_dict() for r in tools],
     }
+    if repeats:
+        doc["tests"] = {tid: {"repeat": dict(rep)} for tid, rep in sorted(repeats.items())}
     result: dict[str, Any] = finite(doc)
     return result

@@ -336,8 +336,20 @@ def _card(title: str, value: str) -> str:
     return f'<div class="card">{_e(title)}<b>{_e(value)}</b></div>'
 
 
-def render_html(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:
-    """The whole report page as a string.
+def _repeat_section(repeats: Mapping[str, Mapping[str, Any]]) -> str:
+    from scorekit._repeat import repeat_lines
+
+    items = "".join(f"<li><code>{_e(line)}</code></li>" for line in repeat_lines(repeats))
+    return f'<section id="repeats"><h2>Repeated tests (llm_repeat)</h2><ul>{items}</ul></section>'
+
+
+def render_html(
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    *,
+    repeats: Mapping[str, Mapping[str, Any]] | None = None,
+) -> str:
+    """The whole report page as a string (``repeats``: ``llm_repeat`` results by test id).
 
     Example:
         >>> page = render_html([ToolScoreRow("t::a", "assert_tools", 1.0, 0.9, "passed")], None)
@@ -366,6 +378,8 @@ def render_html(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:
     if tools:
         arts = "".join(_tool_article(r, i) for i, r in enumerate(tools, 1))
         sections.append(f'<section id="tools"><h2>Tool-call scores</h2>{arts}</section>')
+    if repeats:
+        sections.append(_repeat_section(repeats))
     if not sections:
         sections.append('<p class="muted">No scored assertions in this run.</p>')
     total = len(texts) + len(tools)

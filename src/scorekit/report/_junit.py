@@ -3,7 +3,9 @@
 Names, per scored assertion of a test:
 
 - text scoring: ``texts_<metric>[_<aggregation>]_score``, ``..._low``, ``..._high``,
-  ``..._outcome``, and for aggregated assertions ``..._runs`` (comma-separated run scores);
+  ``..._outcome``, and for aggregated assertions ``..._runs`` (comma-separated run scores),
+  ``..._ci_low`` / ``..._ci_high`` (the 95 % interval of the aggregate) and, after borderline
+  reruns, ``..._borderline_runs``;
   e.g. ``texts_f1_score``, ``texts_recall_mean_score``;
 - tool calls: ``toolscore_score``, ``toolscore_min_score``, ``toolscore_outcome``.
 
@@ -49,6 +51,11 @@ def junit_properties(rows: Iterable[Row]) -> list[tuple[str, str]]:
             scores = run_scores(row)
             if row.aggregation and scores:
                 props.append((f"{prefix}_runs", ",".join(_num(s) for s in scores)))
+            if row.interval is not None:
+                props.append((f"{prefix}_ci_low", _num(row.interval[0])))
+                props.append((f"{prefix}_ci_high", _num(row.interval[1])))
+            if row.borderline_runs is not None:
+                props.append((f"{prefix}_borderline_runs", str(row.borderline_runs)))
         else:
             props.append((f"{prefix}_score", _num(row.score)))
             if row.threshold is not None:

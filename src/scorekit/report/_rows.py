@@ -61,6 +61,11 @@ class TextScoreRow:
         expected / given: the texts (reports may truncate them).
         error: the error message when ``outcome == "error"``.
         seconds: wall time of the assertion.
+        mean / stdev: the mean and sample standard deviation of an aggregated assertion's
+            run scores (None for a single run).
+        interval: the 95 % interval ``[low, high]`` of the aggregate (t-interval for the
+            mean, bootstrap percentile for median, min and max); None with one run.
+        borderline_runs: question runs made when borderline reruns added some, else None.
     """
 
     test_id: str | None
@@ -78,6 +83,10 @@ class TextScoreRow:
     given: str = ""
     error: str | None = None
     seconds: float = 0.0
+    mean: float | None = None
+    stdev: float | None = None
+    interval: list[float] | None = None
+    borderline_runs: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable dict."""

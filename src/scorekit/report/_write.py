@@ -67,9 +67,15 @@ def write_text(path: str | os.PathLike[str], text: str, secrets: Iterable[str | 
         raise ReportError(f"cannot write report {str(target)!r}: {reason}") from None
 
 
-def render_json(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str:
+def render_json(
+    rows: Sequence[Row],
+    stats: Mapping[str, Any] | None,
+    *,
+    repeats: Mapping[str, Mapping[str, Any]] | None = None,
+) -> str:
     """The JSON report as a string (see ``scorekit.report._document`` for the schema)."""
-    return json.dumps(report_document(rows, stats), indent=2, ensure_ascii=False) + "\n"
+    doc = report_document(rows, stats, repeats=repeats)
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
 def write_json(
@@ -78,6 +84,7 @@ def write_json(
     path: str | os.PathLike[str],
     *,
     secrets: Iterable[str | None] = (),
+    repeats: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Path:
     """Write every row (inputs, scores, runs, evidence) and the judge totals as JSON.
 
@@ -87,6 +94,7 @@ def write_json(
             the cost estimate and the judge's name), or None.
         path: the file to write; missing parent folders are created.
         secrets: strings (API keys) replaced by ``[redacted]`` wherever they appear.
+        repeats: the ``repeat`` object of each ``llm_repeat`` test, by test id.
 
     Returns:
         The path written.
@@ -102,7 +110,7 @@ def write_json(
         >>> p.read_text().count('"kind": "tools"')
         1
     """
-    return write_text(path, render_json(rows, stats), secrets)
+    return write_text(path, render_json(rows, stats, repeats=repeats), secrets)
 
 
 def write_html(
@@ -111,12 +119,13 @@ def write_html(
     path: str | os.PathLike[str],
     *,
     secrets: Iterable[str | None] = (),
+    repeats: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Path:
     """Write the self-contained HTML report (no network; opens on a phone).
 
     Same arguments, return value and errors as :func:`write_json`.
     """
-    return write_text(path, render_html(rows, stats), secrets)
+    return write_text(path, render_html(rows, stats, repeats=repeats), secrets)
 
 
 def write_markdown(
