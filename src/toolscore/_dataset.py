@@ -200,7 +200,8 @@ def _blame(expected: Any, exc: Exception) -> RowError:
 
 
 def _shares(weights: Mapping[str, float]) -> tuple[tuple[int, float], ...]:
-    """The weighted components of :func:`~toolscore._engine.scoring.weighted_score` as ``(index, weight)``, weight > 0.
+    """The weighted components of :func:`~toolscore._engine.scoring.weighted_score`, as
+    ``(index, weight)`` for each weight > 0.
 
     A component of weight 0 adds exactly 0.0 to the sum (every component is in ``[0, 1]``)
     and is left out of the all-ones test, so leaving it out gives the same score.

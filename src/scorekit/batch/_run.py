@@ -177,11 +177,18 @@ def run_dataset(
 
         results = ray_results(resolved, task, workers=n_workers, batch_size=size, done=done)
     else:
-        from scorekit.batch._local import local_results
+        from scorekit.batch._local import local_results, range_jobs
 
         wanted = [*task.columns, *([task.id_column] if task.id_column else [])]
+        ranges = None
+        if n_workers > 1 and task.processes and resolved.files:
+            ranges = range_jobs(resolved.files, size)  # the workers read the files themselves
         results = local_results(
-            read_batches(resolved, size, wanted), task, workers=n_workers, done=done
+            read_batches(resolved, size, wanted),
+            task,
+            workers=n_workers,
+            done=done,
+            ranges=ranges,
         )
 
     position = 0
