@@ -86,12 +86,13 @@ def _score_range_in_worker(job: RangeJob) -> list[ResultBatch]:
     return out
 
 
-def range_jobs(files: Iterable[SourceFile], batch_size: int) -> list[RangeJob] | None:
-    """Byte ranges of about :data:`RANGE_BYTES` covering every file, in order; None when a
-    file cannot be read in ranges (compressed, of unknown size, Parquet, a ``.json`` file).
+def range_jobs(files: Iterable[SourceFile], batch_size: int, workers: int) -> list[RangeJob] | None:
+    """Byte ranges covering every file, in order: at most :data:`RANGE_BYTES` each, and at
+    least ``4 * workers`` of them for a file over 1 MiB (the workers finish together); None
+    when a file cannot be read in ranges (compressed, of unknown size, Parquet, ``.json``).
 
     Example:
-        >>> range_jobs([SourceFile("a.jsonl", "jsonl", None, 10)], 512)
+        >>> range_jobs([SourceFile("a.jsonl", "jsonl", None, 10)], 512, 2)
         [(SourceFile(path='a.jsonl', format='jsonl', compression=None, size=10), 0, 10, 512)]
     """
     jobs: list[RangeJob] = []
@@ -99,9 +100,8 @@ def range_jobs(files: Iterable[SourceFile], batch_size: int) -> list[RangeJob] |
         if file.format != "jsonl":
             return None
         size = file.size or 0
-        ranges = line_ranges(
-            file, max(size // RANGE_BYTES, 1), most=RANGE_BYTES, least=RANGE_BYTES // 4
-        )
+        parts = max(size // RANGE_BYTES, 4 * workers)
+        ranges = line_ranges(file, parts, most=RANGE_BYTES, least=RANGE_BYTES // 4)
         if ranges == [(0, -1)]:
             return None
         jobs += [(file, start, end, batch_size) for start, end in ranges]

@@ -182,7 +182,8 @@ def run_dataset(
         wanted = [*task.columns, *([task.id_column] if task.id_column else [])]
         ranges = None
         if n_workers > 1 and task.processes and resolved.files:
-            ranges = range_jobs(resolved.files, size)  # the workers read the files themselves
+            # Plain JSON lines: the workers read their byte ranges of the files themselves.
+            ranges = range_jobs(resolved.files, size, n_workers)
         results = local_results(
             read_batches(resolved, size, wanted),
             task,
