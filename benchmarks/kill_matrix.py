@@ -140,6 +140,9 @@ def main() -> None:
         assert sep == "--"
         _child(sig_name, event, suffix, argv)
         return
+    # A shell starts a background job with SIGINT ignored, and the runs would inherit that:
+    # restore it, so the SIGINT cases are Ctrl-C indeed (exit 130), not a run left to finish.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=200_000)
     parser.add_argument("--formats", default="jsonl,parquet")
