@@ -5,6 +5,7 @@ Run (the whole set takes a while; each part can be run alone):
     .venv/bin/python benchmarks/bench_dataset.py --parts local        # 100k and 1M rows, local
     .venv/bin/python benchmarks/bench_dataset.py --parts ray --rows 1000000
     .venv/bin/python benchmarks/bench_dataset.py --parts texts --pairs 10000
+    .venv/bin/python benchmarks/bench_dataset.py --parts ratio --repeat 3      # issue 24's ratio
 
 Parts:
 * ``local``: tool-call rows with 5 expected calls each (a changed argument in every 5th row, a
@@ -16,6 +17,14 @@ Parts:
   on the same rows, and the engine's speedup over it.
 * ``ray``: the same file on a local Ray cluster with ``--workers`` CPUs: its time against the
   local engine's and whether every per-row result is identical.
+* ``ratio``: the two-core target (issue 24): ``--ratio-rows`` (200,000) tool-call rows from
+  JSON lines to Parquet with 2 workers, side by side with the plain one-core loop over the
+  same whole file (``json.loads`` each line, ``toolscore.evaluate()``, keep the score), each
+  ``--repeat`` times, alternating: the engine as ``toolscore eval-dataset`` in a fresh process
+  (interpreter start and imports included) and as ``evaluate_dataset(..., workers=2)`` called
+  here (worker start included). Printed per run: rows/s, CPU us/row (parent + workers), the
+  ratio to the loop of the same round (target >= 1.7x), peak RSS of the command's tree
+  (target < 500 MB).
 * ``texts``: ``--pairs`` text pairs (built from ``text_pairs.jsonl``, each made distinct) on
   the local judge: pairs/s and how busy the cores were (CPU time of the process tree / wall
   time / cores).
@@ -219,6 +228,37 @@ def plain_loop_rate(path: Path, limit: int) -> tuple[float, float]:
     return n / (time.perf_counter() - started), (time.process_time() - cpu) / n * 1e6
 
 
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def part_ratio(work: Path, n: int, repeat: int) -> None:
+    import toolscore
+
+    source = write_rows(work / f"rows-{n}.jsonl", n)
+    out = work / f"ratio-{n}.parquet"
+    for run in range(1, repeat + 1):
+        loop_rate, loop_cpu = plain_loop_rate(source, n)
+        argv = [_bin("toolscore"), "eval-dataset", str(source), "-o", str(out)]
+        fig = run_cli([*argv, "--workers", "2", "--no-progress"])
+        cli_rate, cli_cpu = n / fig["wall"], fig["cpu"] / n * 1e6
+        cpu, children, started = time.process_time(), _children_cpu(), time.perf_counter()
+        toolscore.evaluate_dataset(source, output=out, workers=2, progress=False)
+        wall = time.perf_counter() - started
+        api_cpu = (time.process_time() - cpu + _children_cpu() - children) / n * 1e6
+        api_rate = n / wall
+        print(
+            f"ratio run {run}: plain loop {loop_rate:,.0f} rows/s ({loop_cpu:.1f} us/row);"
+            f" eval-dataset --workers 2 {cli_rate:,.0f} rows/s ({cli_cpu:.1f} us/row,"
+            f" peak RSS tree {fig['peak_total_mb']:.0f} MB) = {cli_rate / loop_rate:.2f}x;"
+            f" evaluate_dataset(workers=2) {api_rate:,.0f} rows/s ({api_cpu:.1f} us/row)"
+            f" = {api_rate / loop_rate:.2f}x  [load {os.getloadavg()[0]:.1f}]"
+        )
+
+
 def part_local(work: Path, sizes: list[int], workers: int | None) -> dict[int, dict[str, Any]]:
     figures: dict[int, dict[str, Any]] = {}
     for n in sizes:
@@ -339,6 +379,8 @@ def main() -> None:
     parser.add_argument("--sizes", default="100000,1000000", help="row counts for local")
     parser.add_argument("--rows", type=int, default=1_000_000, help="rows for ray")
     parser.add_argument("--pairs", type=int, default=10_000, help="text pairs")
+    parser.add_argument("--ratio-rows", type=int, default=200_000, help="rows for ratio")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of ratio")
     parser.add_argument("--workers", type=int, default=None, help="default: every CPU")
     parser.add_argument("--work-dir", default=None, help="keep the data here (reused)")
     args = parser.parse_args()
@@ -355,6 +397,8 @@ def main() -> None:
         part_ray(work, args.rows, args.workers or os.cpu_count() or 2, local_wall)
     if "texts" in parts:
         part_texts(work, args.pairs, args.workers)
+    if "ratio" in parts:
+        part_ratio(work, args.ratio_rows, args.repeat)
 
 
 if __name__ == "__main__":

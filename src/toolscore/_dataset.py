@@ -10,6 +10,7 @@ runs the rows on every core or on Ray, writes per-row results and sums them up.
 from __future__ import annotations
 
 import json
+import math
 import os
 import warnings
 from collections.abc import Mapping, Sequence
@@ -25,7 +26,7 @@ from scorekit.batch._readers import read_batches
 from scorekit.batch._sources import resolve_source
 from scorekit.batch._task import row_id
 from toolscore._engine.evaluate import evaluation
-from toolscore._engine.scoring import Evaluation, weighted_score
+from toolscore._engine.scoring import COMPONENTS, Evaluation
 from toolscore._engine.trace_gold import GoldFormatError, decode_value
 from toolscore._engine.weights import resolve_weights
 from toolscore.core import evaluate
@@ -153,7 +154,7 @@ class ToolTask:
         """Score each row as :func:`toolscore.evaluate` does; only the flat numbers are read
         (the engine's :func:`~toolscore._engine.evaluate.evaluation`, no result object)."""
         out: list[tuple[Any, ...] | RowError] = []
-        weights, strict = resolve_weights(self.weights), self.strict
+        shares, strict = _shares(resolve_weights(self.weights)), self.strict
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for row, line in zip(rows, raw, strict=True):
@@ -178,7 +179,7 @@ class ToolTask:
                 note = None
                 if len(caught) > seen:
                     note = "; ".join(" ".join(str(w.message).split()) for w in caught[seen:])
-                out.append(_fields(ev, weights, note))
+                out.append(_fields(ev, shares, note))
         return out, ({"warnings": float(len(caught))} if caught else {})
 
 
@@ -198,20 +199,45 @@ def _blame(expected: Any, exc: Exception) -> RowError:
     return RowError("bad_trace", message)
 
 
-def _fields(ev: Evaluation, weights: Mapping[str, float], note: str | None) -> tuple[Any, ...]:
-    """The row's ``TOOL_FIELDS``: what ``evaluate()``'s result would show, read directly."""
+def _shares(weights: Mapping[str, float]) -> tuple[tuple[int, float], ...]:
+    """The weighted components of :func:`~toolscore._engine.scoring.weighted_score`, as
+    ``(index, weight)`` for each weight > 0.
+
+    A component of weight 0 adds exactly 0.0 to the sum (every component is in ``[0, 1]``)
+    and is left out of the all-ones test, so leaving it out gives the same score.
+    """
+    return tuple((i, w) for i, w in enumerate(weights[k] for k in COMPONENTS) if w > 0)
+
+
+def _fields(
+    ev: Evaluation, shares: tuple[tuple[int, float], ...], note: str | None
+) -> tuple[Any, ...]:
+    """The row's ``TOOL_FIELDS``: what ``evaluate()``'s result would show, read directly.
+
+    The score is :func:`~toolscore._engine.scoring.weighted_score` of the same values with the
+    weights resolved once per batch (``shares``), which gives the same float.
+    """
     alignment = ev.alignment
     missing, extra = alignment.missing, alignment.extra
-    pairs = len(alignment.pairs)
-    score = weighted_score(
-        weights,
+    rcr = ev.required_call_recall
+    values = (
         ev.tool_f1,
         ev.argument_f1,
         ev.sequence_accuracy,
-        ev.redundant_rate,
-        ev.required_call_recall,
+        1.0 - ev.redundant_rate,
+        1.0 if rcr is None else rcr,
     )
-    passed = sum(1 for c in alignment.counts if c.agree == c.expected == c.actual)
+    for i, _ in shares:
+        if values[i] != 1.0:
+            total = math.fsum([w * values[i] for i, w in shares])
+            score = min(1.0, max(0.0, total))
+            break
+    else:
+        score = 1.0
+    passed = 0
+    for c in alignment.counts:
+        if c.agree == c.expected == c.actual:
+            passed += 1
     tools, calls = ev.gold.tools, ev.trace.tools
     return (
         score,
@@ -221,7 +247,7 @@ def _fields(ev: Evaluation, weights: Mapping[str, float], note: str | None) -> t
         len(calls),
         len(missing),
         len(extra),
-        pairs - passed,
+        len(alignment.pairs) - passed,
         int(not missing and not extra and ev.sequence_accuracy < 1.0),
         [tools[i] for i in missing],
         [calls[j] for j in extra],

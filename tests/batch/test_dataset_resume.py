@@ -37,7 +37,7 @@ def _summary_without_timing(summary: DatasetSummary) -> dict[str, object]:
     return doc
 
 
-def _start(source: Path, out: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+def _start(source: Path, out: Path, env: dict[str, str], *extra: str) -> subprocess.Popen[bytes]:
     cmd = [
         sys.executable,
         "-m",
@@ -51,6 +51,7 @@ def _start(source: Path, out: Path, env: dict[str, str]) -> subprocess.Popen[byt
         "--batch-size",
         "50",
         "--no-progress",
+        *extra,
     ]
     # A session of its own: the kill takes the worker processes down with the driver.
     return subprocess.Popen(
@@ -58,7 +59,12 @@ def _start(source: Path, out: Path, env: dict[str, str]) -> subprocess.Popen[byt
     )
 
 
-def _kill_when(proc: subprocess.Popen[bytes], ready: object, timeout: float = 60.0) -> None:
+def _kill_when(
+    proc: subprocess.Popen[bytes],
+    ready: object,
+    timeout: float = 60.0,
+    sig: signal.Signals = signal.SIGKILL,
+) -> None:
     deadline = time.monotonic() + timeout
     while not ready():  # type: ignore[operator]
         if proc.poll() is not None:
@@ -67,8 +73,8 @@ def _kill_when(proc: subprocess.Popen[bytes], ready: object, timeout: float = 60
             proc.kill()
             pytest.fail("the run wrote nothing in time")
         time.sleep(0.02)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+    os.killpg(proc.pid, sig)
+    proc.wait(timeout=timeout)
 
 
 @pytest.fixture
@@ -167,6 +173,71 @@ def test_a_run_without_ids_resumes_by_position(tmp_path: Path) -> None:
     )
     assert (summary.resumed, summary.new_rows) == (5, 3)
     assert [r["row"] for r in results(out)] == list(range(8))
+
+
+# -- a resumed run killed again, then resumed once more; Ctrl-C ------------------------------
+
+RESUME_ROWS = 12_000
+
+
+def _written(out: Path) -> int:
+    """Rows a JSON-lines output holds whole, or rows in the committed Parquet parts."""
+    if out.suffix == ".jsonl":
+        return _whole_lines(out)
+    import pyarrow.parquet as pq
+
+    parts = out.with_name(out.name + ".parts").glob("part-*.parquet")
+    return sum(pq.ParquetFile(p).metadata.num_rows for p in parts)
+
+
+@pytest.fixture
+def bigger(tmp_path: Path) -> Path:
+    return write_jsonl(tmp_path / "bigger.jsonl", tool_rows(RESUME_ROWS))
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_a_resumed_run_killed_again_resumes_once_more(
+    tmp_path: Path, bigger: Path, suffix: str
+) -> None:
+    reference = tmp_path / f"reference{suffix}"
+    expected = toolscore.evaluate_dataset(bigger, output=reference, workers=1, progress=False)
+    out = tmp_path / f"out{suffix}"
+    env = {**os.environ, "SCOREKIT_PARQUET_PART_ROWS": "500"}
+    _kill_when(_start(bigger, out, env), lambda: _written(out) >= 1000)
+    first = _written(out)
+    assert 0 < first < RESUME_ROWS, "the first kill must land mid-run"
+    # The resumed run is killed too, once it has written rows of its own.
+    _kill_when(_start(bigger, out, env, "--resume"), lambda: _written(out) >= first + 1000)
+    second = _written(out)
+    assert first < second < RESUME_ROWS, "the second kill must land mid-run"
+    summary = toolscore.evaluate_dataset(bigger, output=out, resume=True, workers=2, progress=False)
+    rows = results(out)
+    assert rows == results(reference)  # row for row: none lost, none twice
+    assert summary.resumed >= second
+    assert summary.resumed + summary.new_rows == RESUME_ROWS
+    assert _summary_without_timing(summary) == _summary_without_timing(expected)
+    assert not out.with_name(out.name + ".parts").exists()
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="needs process groups")
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_ctrl_c_keeps_a_complete_output_that_resumes(
+    tmp_path: Path, bigger: Path, suffix: str
+) -> None:
+    reference = tmp_path / f"reference{suffix}"
+    toolscore.evaluate_dataset(bigger, output=reference, workers=1, progress=False)
+    out = tmp_path / f"out{suffix}"
+    env = {**os.environ, "SCOREKIT_PARQUET_PART_ROWS": "500"}
+    proc = _start(bigger, out, env)
+    _kill_when(proc, lambda: _written(out) >= 1000, sig=signal.SIGINT)
+    assert proc.returncode == 130, proc.stderr.read()  # type: ignore[union-attr]
+    kept = results(out)  # an orderly stop: the output is complete and readable
+    assert 0 < len(kept) < RESUME_ROWS, "the interrupt must land mid-run"
+    assert kept == results(reference)[: len(kept)]
+    summary = toolscore.evaluate_dataset(bigger, output=out, resume=True, workers=2, progress=False)
+    assert results(out) == results(reference)
+    assert (summary.resumed, summary.new_rows) == (len(kept), RESUME_ROWS - len(kept))
 
 
 # -- a kill during the final merge of the Parquet parts ------------------------------------------

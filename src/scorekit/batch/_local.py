@@ -1,7 +1,12 @@
-"""The ``local`` engine: read batches here, score them in worker processes (CPU-bound tasks)
-or on threads of this process (tasks that wait on a remote judge), results back in order.
+"""The ``local`` engine: score batches in worker processes (CPU-bound tasks) or on threads of
+this process (tasks that wait on a remote judge), results back in order.
 
-At most ``2 * workers + 1`` batches are in flight, so memory does not grow with the input.
+Plain JSON-lines files are not read here: each worker reads the byte ranges it is given
+(about 1 MiB, split at line boundaries: a line belongs to the range its first byte is in), so
+the driver neither reads nor sends the rows; it only numbers, writes and sums up the results
+that come back in range order. Other sources (compressed or Parquet files, rows, tables) are
+read here and sent a batch at a time. At most ``2 * workers + 1`` ranges or batches are in
+flight, so memory does not grow with the input.
 Workers are started with ``spawn`` (the same on every platform, and safe with the judge's
 background threads); they ignore Ctrl-C, which the driver handles for them. A script that starts
 a run at module level, without ``if __name__ == "__main__":``, gets one error naming the guard
@@ -17,13 +22,22 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError
 from scorekit.batch._main_guard import read_note, worker_note
+from scorekit.batch._readers import line_ranges, read_line_range
+from scorekit.batch._sources import SourceFile
 from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, freeze_heap, score_batch
 
-__all__ = ["cpu_count", "local_results"]
+__all__ = ["RANGE_BYTES", "cpu_count", "local_results", "range_jobs"]
+
+#: Bytes of JSON lines per range a worker reads itself.
+RANGE_BYTES = 1 << 20
+
+#: A range job: the file, its byte range ``[start, end)`` and the rows per batch.
+RangeJob = tuple[SourceFile, int, int, int]
 
 _task: BatchTask | None = None
 _done: DoneIds | None = None
@@ -58,13 +72,49 @@ def _score_in_worker(batch: RowBatch) -> ResultBatch:
     return score_batch(_task, batch, _done)
 
 
+def _score_range_in_worker(job: RangeJob) -> list[ResultBatch]:
+    if _failed is not None:
+        raise _failed
+    assert _task is not None, "worker not initialised"
+    file, start, end, size = job
+    lines = read_line_range(file, start, end)
+    out = []
+    for i in range(0, len(lines), size):
+        # No start position: the driver drops id-less rows a resumed run holds already.
+        batch = RowBatch(lines=lines[i : i + size], nbytes=end - start if i == 0 else 0)
+        out.append(score_batch(_task, batch, _done))
+    return out
+
+
+def range_jobs(files: Iterable[SourceFile], batch_size: int, workers: int) -> list[RangeJob] | None:
+    """Byte ranges covering every file, in order: at most :data:`RANGE_BYTES` each, and at
+    least ``4 * workers`` of them for a file over 1 MiB (the workers finish together); None
+    when a file cannot be read in ranges (compressed, of unknown size, Parquet, ``.json``).
+
+    Example:
+        >>> range_jobs([SourceFile("a.jsonl", "jsonl", None, 10)], 512, 2)
+        [(SourceFile(path='a.jsonl', format='jsonl', compression=None, size=10), 0, 10, 512)]
+    """
+    jobs: list[RangeJob] = []
+    for file in files:
+        if file.format != "jsonl":
+            return None
+        size = file.size or 0
+        parts = max(size // RANGE_BYTES, 4 * workers)
+        ranges = line_ranges(file, parts, most=RANGE_BYTES, least=RANGE_BYTES // 4)
+        if ranges == [(0, -1)]:
+            return None
+        jobs += [(file, start, end, batch_size) for start, end in ranges]
+    return jobs
+
+
 def _ordered(
     executor: Executor,
-    fn: Callable[[RowBatch], ResultBatch],
-    items: Iterable[RowBatch],
+    fn: Callable[[Any], Any],
+    items: Iterable[Any],
     window: int,
-) -> Iterator[ResultBatch]:
-    pending: deque[Future[ResultBatch]] = deque()
+) -> Iterator[Any]:
+    pending: deque[Future[Any]] = deque()
     try:
         for item in items:
             pending.append(executor.submit(fn, item))
@@ -83,13 +133,15 @@ def local_results(
     *,
     workers: int,
     done: DoneIds | None,
+    ranges: list[RangeJob] | None = None,
 ) -> Iterator[ResultBatch]:
     """Score ``batches`` in order.
 
-    With ``workers > 1``, in that many worker processes. With one worker, in this process:
-    one batch after the other for a CPU-bound task, two at a time on threads for a task that
-    waits on a remote judge (the next batch's calls start while the last ones of this batch
-    are still out).
+    With ``workers > 1``, in that many worker processes; given ``ranges`` (:func:`range_jobs`
+    of the same source), the workers read those instead and ``batches`` is not read. With
+    one worker, in this process: one batch after the other for a CPU-bound task, two at a time
+    on threads for a task that waits on a remote judge (the next batch's calls start while the
+    last ones of this batch are still out).
 
     Raises:
         DatasetError: the task cannot be sent to worker processes, or a worker process died
@@ -114,7 +166,7 @@ def local_results(
                 initializer=_init_worker,
                 initargs=(task, done),
             )
-            fn: Callable[[RowBatch], ResultBatch] = _score_in_worker
+            fn: Callable[[Any], Any] = _score_in_worker
         else:
             task.prepare()
             executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scorekit-batch")
@@ -123,7 +175,12 @@ def local_results(
                 return score_batch(task, batch, done)
 
         try:
-            yield from _ordered(executor, fn, batches, 2 * max(workers, 2) + 1)
+            window = 2 * max(workers, 2) + 1
+            if workers > 1 and ranges is not None:
+                for results in _ordered(executor, _score_range_in_worker, ranges, window):
+                    yield from results
+            else:
+                yield from _ordered(executor, fn, batches, window)
         except BrokenProcessPool as exc:
             # A worker that found an unguarded module-level call left the reason before it
             # exited, which is what broke the pool.

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
+import threading
 import time
 from collections.abc import Iterator
+from types import FrameType, TracebackType
 from typing import Any, TextIO
 
 from scorekit.batch._done import DoneIds
@@ -75,6 +78,47 @@ def _label(source: Any, resolved: Source) -> str:
     if isinstance(source, (str, os.PathLike)):
         return os.fspath(source)
     return resolved.label
+
+
+class _Interrupts:
+    """Ctrl-C during a run: the first one stops the run once the batch in hand is written (the
+    output stays whole, nothing is written twice); a second one stops it at once.
+
+    A ``KeyboardInterrupt`` raised wherever the signal lands could be lost (inside a finalizer)
+    or land between writing rows and noting them. Installed only in the main thread over
+    Python's default handler; a handler of the caller's own stays as it is.
+    """
+
+    def __init__(self) -> None:
+        self.pending = False
+        self._old: Any = None
+
+    def __enter__(self) -> _Interrupts:
+        if (
+            threading.current_thread() is threading.main_thread()
+            and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        ):
+            self._old = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.pending:
+            raise KeyboardInterrupt
+        self.pending = True
+
+    def check(self) -> None:
+        """Raise ``KeyboardInterrupt`` if Ctrl-C was pressed."""
+        if self.pending:
+            raise KeyboardInterrupt
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
 
 
 def _check_first_batch(result: ResultBatch, task: BatchTask) -> None:
@@ -177,17 +221,26 @@ def run_dataset(
 
         results = ray_results(resolved, task, workers=n_workers, batch_size=size, done=done)
     else:
-        from scorekit.batch._local import local_results
+        from scorekit.batch._local import local_results, range_jobs
 
         wanted = [*task.columns, *([task.id_column] if task.id_column else [])]
+        ranges = None
+        if n_workers > 1 and task.processes and resolved.files:
+            # Plain JSON lines: the workers read their byte ranges of the files themselves.
+            ranges = range_jobs(resolved.files, size, n_workers)
         results = local_results(
-            read_batches(resolved, size, wanted), task, workers=n_workers, done=done
+            read_batches(resolved, size, wanted),
+            task,
+            workers=n_workers,
+            done=done,
+            ranges=ranges,
         )
 
     position = 0
     judge_failures = 0
     first = True
     frozen = freeze_heap()
+    interrupts = _Interrupts().__enter__()
     try:
         for result in results:
             rows = [position + i for i in result.index]
@@ -236,15 +289,20 @@ def run_dataset(
                     " the rows written so far are kept"
                 )
                 break
+            interrupts.check()
     finally:
-        close_results = getattr(results, "close", None)
-        if close_results is not None:
-            close_results()
-        reporter.close()
-        if frozen:
-            gc.unfreeze()
-        if sink is not None:
-            _finish(sink)
+        try:
+            close_results = getattr(results, "close", None)
+            if close_results is not None:
+                close_results()
+            reporter.close()
+            if frozen:
+                gc.unfreeze()
+            if sink is not None:
+                _finish(sink)
+        finally:
+            interrupts.__exit__(None, None, None)
+    interrupts.check()  # pressed while the output was being finished: it is whole now
     stats = dict(summarizer.stats)
     judge = None
     if judge_info is not None:

@@ -317,20 +317,26 @@ class ParquetSink:
             self._tmp = self.parts / f"part-{self._next:06d}.parquet.tmp"
             self._writer = pq.ParquetWriter(self._tmp, self.schema)
             self._opened = time.monotonic()
-        self._writer.write_table(pa.concat_tables(self._pending), row_group_size=_ROW_GROUP_ROWS)
-        self._part_rows += self._pending_rows
+        # Taken off the queue before they are written: Ctrl-C lands as soon as the write
+        # returns, and the close that follows must not write the same rows again.
+        pending, rows = self._pending, self._pending_rows
         self._pending, self._pending_rows = [], 0
+        self._part_rows += rows
+        self._writer.write_table(pa.concat_tables(pending), row_group_size=_ROW_GROUP_ROWS)
 
     def _commit(self) -> None:
         self._flush_group()
         if self._writer is None:
             return
-        self._writer.close()
-        assert self._tmp is not None
-        os.replace(self._tmp, self._tmp.with_suffix(""))
+        # The state first, then the files: a Ctrl-C in between leaves at worst an uncommitted
+        # part (a resumed run scores its rows again), never a part written twice.
+        writer, tmp = self._writer, self._tmp
+        assert tmp is not None
         self._writer, self._tmp = None, None
         self._next += 1
         self._part_rows = 0
+        writer.close()
+        os.replace(tmp, tmp.with_suffix(""))
 
     def abort(self) -> None:
         # Keep what was scored: commit the part in progress (a kill cannot, an error can).

@@ -12,9 +12,10 @@ from toolscore._engine.counts import prf
 from toolscore._engine.tool_metrics import edit_distance, selection_accuracy, sequence_accuracy
 from toolscore._engine.weights import DEFAULT_WEIGHTS
 
-__all__ = ["Evaluation", "score_calls", "weighted_score"]
+__all__ = ["COMPONENTS", "Evaluation", "score_calls", "weighted_score"]
 
-_COMPONENTS = tuple(DEFAULT_WEIGHTS)  # the order of weighted_score's components
+#: The order of weighted_score's components.
+COMPONENTS = tuple(DEFAULT_WEIGHTS)
 
 
 class Evaluation:
@@ -99,7 +100,7 @@ def weighted_score(
         1.0 - redundant_rate,
         1.0 if required_call_recall is None else required_call_recall,
     )
-    shares = [weights[k] for k in _COMPONENTS]
+    shares = [weights[k] for k in COMPONENTS]
     if all(v == 1.0 for v, w in zip(values, shares, strict=True) if w > 0):
         return 1.0
     total = math.fsum(w * v for v, w in zip(values, shares, strict=True))
