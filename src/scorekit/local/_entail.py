@@ -19,7 +19,7 @@ import numpy as np
 
 from scorekit.judges._errors import JudgeConfigError
 from scorekit.local._lexicon import TOKENIZER_FILE
-from scorekit.local._model import ModelFile, verify
+from scorekit.local._model import ModelFile, open_session, verify
 
 ENTAILMENT_FILE = Path(__file__).parent / "data" / "entailment.onnx"
 #: sha256 of the shipped file, written by ``tools/train_entailment.py``'s run (see the docs).
@@ -32,11 +32,6 @@ CLIP = 12.0
 _WORKERS = 2
 _CACHE_ENTRIES = 16_384
 _HINT = "reinstall the package with `pip install --force-reinstall llm-scorekit`"
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0][:300] if text else type(exc).__name__
 
 
 class Entailer:
@@ -133,24 +128,14 @@ def load_entailer(path: Path = ENTAILMENT_FILE, sha256: str = ENTAILMENT_SHA256)
 
 def _load(path: Path) -> Entailer:
     try:
-        import onnxruntime as ort
+        import onnxruntime  # noqa: F401
         from tokenizers import Tokenizer
     except ImportError as exc:
         raise JudgeConfigError(
             f"The local judge needs onnxruntime and tokenizers ({exc}); `pip install llm-scorekit`"
             " installs them."
         ) from None
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    options.log_severity_level = 3
-    try:
-        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    except Exception as exc:  # onnxruntime raises its own exception types
-        raise JudgeConfigError(
-            f"cannot load the local judge's entailment model {path} ({_first_line(exc)}); {_HINT}."
-        ) from None
+    session = open_session(path, _HINT)
     tokenizer = Tokenizer.from_file(str(TOKENIZER_FILE))
     tokenizer.no_padding()
     tokenizer.enable_truncation(MAX_PAIR_TOKENS, strategy="longest_first")

@@ -329,31 +329,43 @@ def load_encoder(
         return encoder
 
 
-def _load(model: ModelFile) -> Encoder:
-    try:
-        import onnxruntime as ort
-        from tokenizers import Tokenizer
-    except ImportError as exc:
-        raise JudgeConfigError(
-            f"The local judge needs onnxruntime and tokenizers ({exc}); `pip install llm-scorekit`"
-            " installs them."
-        ) from None
+def open_session(path: Path, fix: str) -> Any:
+    """An onnxruntime session on the CPU with fixed thread counts (one thread per run, so
+    results never depend on the machine).
+
+    Raises:
+        JudgeConfigError: the file is not a usable ONNX model (``fix`` says what to do).
+    """
+    import onnxruntime as ort
+
     options = ort.SessionOptions()
     options.intra_op_num_threads = _INTRA_OP_THREADS
     options.inter_op_num_threads = 1
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.log_severity_level = 3
     try:
-        session = ort.InferenceSession(str(model.path), options, providers=["CPUExecutionProvider"])
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types
-        fix = (
-            "give the path of an ONNX sentence-embedding model"
-            if model.sha256 is None
-            else install_hint(model.setting)
-        )
         raise JudgeConfigError(
-            f"cannot load {model.path} as an ONNX model ({_first_line(exc)}); {fix}."
+            f"cannot load {path} as an ONNX model ({_first_line(exc)}); {fix}."
         ) from None
+
+
+def _load(model: ModelFile) -> Encoder:
+    try:
+        import onnxruntime  # noqa: F401  (a clear error before open_session imports it)
+        from tokenizers import Tokenizer
+    except ImportError as exc:
+        raise JudgeConfigError(
+            f"The local judge needs onnxruntime and tokenizers ({exc}); `pip install llm-scorekit`"
+            " installs them."
+        ) from None
+    fix = (
+        "give the path of an ONNX sentence-embedding model"
+        if model.sha256 is None
+        else install_hint(model.setting)
+    )
+    session = open_session(model.path, fix)
     names = {i.name for i in session.get_inputs()}
     if not {"input_ids", "attention_mask"} <= names:
         raise JudgeConfigError(
