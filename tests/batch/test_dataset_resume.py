@@ -53,10 +53,20 @@ def _start(source: Path, out: Path, env: dict[str, str], *extra: str) -> subproc
         "--no-progress",
         *extra,
     ]
-    # A session of its own: the kill takes the worker processes down with the driver.
+    # A session of its own: the kill takes the worker processes down with the driver. SIGINT
+    # as a terminal delivers it, even when this run was started with it ignored (`nohup`, `&`).
     return subprocess.Popen(
-        cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+        cmd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=_default_sigint,
     )
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _kill_when(

@@ -171,12 +171,14 @@ def test_ctrl_c_ends_the_command_within_5_s_with_one_line_and_stops_everything(
 ) -> None:
     # busy: interrupted while a call is in flight; stubborn: while the handshake waits on a
     # server that ignores SIGTERM (only SIGKILL ends it and its child).
+    # SIGINT as a terminal delivers it, even when this run was started with it ignored.
     command = subprocess.Popen(
         [*TOOLSCORE, "mcp", "test", "--timeout", "60", "--", *family(kind, pidfile)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         wait_for(pidfile, waits_for)
