@@ -80,7 +80,8 @@ def bootstrap_interval(scores: Sequence[float], aggregation: str) -> tuple[float
 
 
 def t_interval(scores: Sequence[float]) -> tuple[float, float] | None:
-    """The t-interval (95 %) of the mean of ``scores``.
+    """The t-interval (95 %) of the mean of ``scores``, cut to ``[0, 1]`` (scores never leave
+    it, so an interval that did would promise values no run can have).
 
     Example:
         >>> low, high = t_interval([0.6, 0.7, 0.8])
@@ -92,7 +93,7 @@ def t_interval(scores: Sequence[float]) -> tuple[float, float] | None:
         return None
     mean = math.fsum(scores) / n
     half = t975(n - 1) * statistics.stdev(scores) / math.sqrt(n)
-    return (mean - half, mean + half)
+    return (max(0.0, mean - half), min(1.0, mean + half))
 
 
 @dataclass(frozen=True)

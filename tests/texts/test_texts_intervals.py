@@ -75,6 +75,9 @@ def test_t_quantiles_and_intervals_by_hand() -> None:
     low, high = t_interval([0.5, 0.6, 0.7, 0.8, 0.9]) or (0.0, 0.0)
     assert (round(low, 4), round(high, 4)) == (0.5037, 0.8963)
     assert t_interval([0.7]) is None
+    # Scores live in [0, 1]: so does the interval of their mean.
+    assert t_interval([0.1, 0.9, 0.8, 0.85, 0.2]) == (pytest.approx(0.08992, abs=1e-5), 1.0)
+    assert t_interval([0.0, 0.0, 0.3]) == (0.0, pytest.approx(0.5303, abs=1e-4))
     stats = aggregate_stats([0.5, 0.6, 0.7, 0.8, 0.9], "mean")
     assert stats.mean == pytest.approx(0.7) and stats.stdev == pytest.approx(0.158114, abs=1e-6)
 
