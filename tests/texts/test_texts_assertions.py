@@ -153,7 +153,7 @@ def test_aggregated_failure_message_lists_runs_and_spread(use_judge: Any) -> Non
         " stdev 0.2041"
     )
     # mean 0.75, sample sd 0.25, t(0.975, 2) = 4.3027: 0.75 +- 0.6211.
-    assert lines[6] == "precision: 95% interval of the mean 0.129-1.371 (t, sample sd 0.25)"
+    assert lines[6] == "precision: 95% interval of the mean 0.129-1 (t, sample sd 0.25)"
     assert lines[7] == (
         "Precision side: questions from `given`, answered from `expected`: mean precision 0.7500;"
         " 2 of 6 answers below 1:"
