@@ -12,7 +12,7 @@ from typing import Any
 from pytest_texts_score import _validation as v
 from pytest_texts_score._messages import TextsAssertionError, failure_message
 from pytest_texts_score._outcome import TextsOutcome, merge_outcomes
-from pytest_texts_score._scores import aggregate_of, assertion_work, more_runs_work
+from pytest_texts_score._scores import aggregate_of, assertion_work, multiple_work
 from pytest_texts_score.evaluate_score import AggType
 from scorekit._intervals import AggregateStats, aggregate_stats, straddles
 from scorekit._session import ScoreSession, current_session
@@ -84,8 +84,8 @@ def _borderline(
     stats = _stats_of(scored, metric, aggregation)
     while made < max_runs and stats is not None and straddles(stats.interval, low, high):
         add = min(wave, max_runs - made)
-        more = more_runs_work(
-            metric, expected, given, made, add, answer_runs, retry, session=session
+        more = multiple_work(
+            metric, expected, given, add, answer_runs, retry, session=session, first_run=made
         )
         scored = merge_outcomes(scored, more)
         made += add

@@ -180,8 +180,10 @@ def multiple_work(
     answer_runs: int,
     retry: bool,
     session: ScoreSession | None = None,
+    first_run: int = 0,
 ) -> TextsOutcome:
-    """``texts_multiple_<metric>``: every run of the plan."""
+    """``texts_multiple_<metric>``: every run of the plan, numbered from ``first_run`` (a
+    borderline wave adds runs after those made: all its judge calls in flight together)."""
     __tracebackhide__ = True
     return evaluate_texts(
         expected,
@@ -192,6 +194,7 @@ def multiple_work(
         retry_on_error=retry,
         session=session,
         what=f"texts_multiple_{metric}",
+        first_run=first_run,
     )
 
 
@@ -232,32 +235,6 @@ def aggregate_of(outcome: TextsOutcome, metric: str, how: AggType) -> float:
     """The aggregate ``scores_agg`` makes of an outcome's run scores."""
     value = _seams.current(ES, "scores_agg")(outcome.scores(metric), how)
     return checked_score(value, "scores_agg")
-
-
-def more_runs_work(
-    metric: str,
-    expected: str,
-    given: str,
-    first_run: int,
-    question_runs: int,
-    answer_runs: int,
-    retry: bool,
-    session: ScoreSession | None = None,
-) -> TextsOutcome:
-    """``question_runs`` further runs, numbered from ``first_run`` (a borderline wave: all its
-    judge calls in flight together)."""
-    __tracebackhide__ = True
-    return evaluate_texts(
-        expected,
-        given,
-        metric=metric,
-        question_runs=question_runs,
-        answer_runs=answer_runs,
-        retry_on_error=retry,
-        session=session,
-        what=f"texts_multiple_{metric}",
-        first_run=first_run,
-    )
 
 
 def assertion_work(
