@@ -12,6 +12,7 @@ Sources (see NOTICE):
   9000-9999 held out; QA knowledge passages.
 - Synthetic pairs in the spirit of FactCC over HaluEval documents and SNLI premises (edits below).
 - Templates in the spirit of HANS (word overlap is not entailment), written here.
+- Paraphrase triples with and without negation words, written here.
 """
 
 from __future__ import annotations
@@ -631,6 +632,224 @@ def hans(rng: random.Random, n: int) -> list[Pair]:
     return out
 
 
+# --- paraphrases that carry a negation word ---------------------------------------------------
+# The first model read "no", "not" and "without" as contradiction on their own ("did not reach"
+# against "failed to reach"): every negation it saw was an edit that broke support. These
+# triples, written here, teach the other side: (a, b) say the same thing, one of them often with
+# a negation word; c contradicts both. Slots: {p} a person, {g} a group or place, {t} a thing.
+
+_PARA: list[tuple[str, str, str]] = [
+    ("{p} did not attend the meeting", "{p} was absent from the meeting", "{p} attended the meeting"),
+    ("{p} failed to finish the race", "{p} did not finish the race", "{p} finished the race"),
+    ("{p} declined to comment", "{p} would not comment", "{p} commented at length"),
+    ("{p} refused to sign the contract", "{p} would not sign the contract", "{p} signed the contract"),
+    ("{g} charges nothing for entry", "entry to {g} is free", "{g} charges a fee for entry"),
+    ("visitors pay no fee at {g}", "{g} can be visited for free", "visitors must pay a fee at {g}"),
+    ("the service costs nothing", "the service is free of charge", "the service costs money"),
+    ("nobody was injured in the crash", "the crash caused no injuries", "several people were injured in the crash"),
+    ("no one was hurt in the fire", "the fire injured nobody", "the fire injured many people"),
+    ("there were no survivors", "everyone on board died", "most people on board survived"),
+    ("the event was postponed", "the event was put off until later", "the event went ahead as planned"),
+    ("the concert was called off", "the concert was cancelled", "the concert took place as planned"),
+    ("the vote was delayed by a week", "the vote was pushed back a week", "the vote was held on time"),
+    ("{p} lost the final", "{p} did not win the final", "{p} won the final"),
+    ("{p} was beaten in the final", "{p} did not win the final", "{p} won the final"),
+    ("{g} is closed on Sundays", "{g} does not open on Sundays", "{g} is open on Sundays"),
+    ("the shop is not open yet", "the shop is still closed", "the shop is already open"),
+    ("{p} has no children", "{p} is childless", "{p} has three children"),
+    ("{p} cannot swim", "{p} is unable to swim", "{p} is a strong swimmer"),
+    ("{p} could not find the keys", "{p} was unable to find the keys", "{p} found the keys"),
+    ("{p} never met the president", "{p} did not ever meet the president", "{p} met the president twice"),
+    ("the bridge is no longer in use", "the bridge is not used any more", "the bridge is still in daily use"),
+    ("{p} no longer works for {g}", "{p} has left {g}", "{p} still works for {g}"),
+    ("the law did not change", "the law stayed the same", "the law was changed"),
+    ("prices did not rise", "prices stayed flat", "prices rose sharply"),
+    ("sales fell last year", "sales did not grow last year", "sales grew last year"),
+    ("the plan was rejected", "the plan was not approved", "the plan was approved"),
+    ("the bill was not passed", "the bill failed to pass", "the bill was passed"),
+    ("{p} was not allowed to enter", "{p} was refused entry", "{p} was allowed to enter"),
+    ("{p} was forbidden to leave", "{p} was not permitted to leave", "{p} was free to leave"),
+    ("the test was not difficult", "the test was easy", "the test was very hard"),
+    ("the room was not large", "the room was small", "the room was huge"),
+    ("the water was not warm", "the water was cold", "the water was warm"),
+    ("the answer was not correct", "the answer was wrong", "the answer was correct"),
+    ("the claim is untrue", "the claim is not true", "the claim is true"),
+    ("the report is incomplete", "the report is not complete", "the report is complete"),
+    ("few people came to the opening", "not many people came to the opening", "a huge crowd came to the opening"),
+    ("{p} rarely drives", "{p} does not drive often", "{p} drives every day"),
+    ("{p} left without paying", "{p} did not pay before leaving", "{p} paid before leaving"),
+    ("{p} spoke without notes", "{p} did not use notes when speaking", "{p} read from notes"),
+    ("{t} lacks a battery", "{t} does not have a battery", "{t} has a battery"),
+    ("{t} contains no sugar", "{t} is sugar-free", "{t} is full of sugar"),
+    ("the flight did not leave on time", "the flight was delayed", "the flight left on time"),
+    ("the train was late", "the train did not arrive on time", "the train arrived on time"),
+    ("{p} was not guilty", "{p} was innocent", "{p} was guilty"),
+    ("{p} was acquitted", "{p} was found not guilty", "{p} was convicted"),
+    ("{p} survived the attack", "{p} was not killed in the attack", "{p} was killed in the attack"),
+    ("{p} died in 1990", "{p} has not been alive since 1990", "{p} is still alive"),
+    ("{p} stayed at home", "{p} did not go out", "{p} went out"),
+    ("{p} kept quiet", "{p} said nothing", "{p} spoke out loudly"),
+    ("{p} ignored the warning", "{p} did not heed the warning", "{p} heeded the warning"),
+    ("{p} forgot the password", "{p} could not remember the password", "{p} remembered the password"),
+    ("{p} missed the bus", "{p} did not catch the bus", "{p} caught the bus"),
+    ("{p} denied the charges", "{p} did not admit the charges", "{p} admitted the charges"),
+    ("the team did not score", "the team failed to score", "the team scored twice"),
+    ("the match ended without goals", "no goals were scored in the match", "five goals were scored in the match"),
+    ("{g} has not been repaired", "{g} is still unrepaired", "{g} has been repaired"),
+    ("the company made no profit", "the company did not make money", "the company made a big profit"),
+    ("the company is not profitable", "the company loses money", "the company is profitable"),
+    ("{p} did not vote", "{p} abstained from the vote", "{p} voted in favour"),
+    ("{p} is not married", "{p} is single", "{p} is married"),
+    ("{p} is not a member of {g}", "{p} does not belong to {g}", "{p} is a member of {g}"),
+    ("the results were not released", "the results were kept secret", "the results were published"),
+    ("the tickets sold out", "no tickets were left", "many tickets were left unsold"),
+    ("nothing was stolen", "the thieves took nothing", "the thieves took jewellery"),
+    ("the plant does not need much water", "the plant needs little water", "the plant needs a lot of water"),
+    ("the museum is closed for repairs", "the museum is not open while it is repaired", "the museum is open as usual"),
+    ("the road was blocked", "the road could not be used", "the road was open to traffic"),
+    ("{p} quit smoking", "{p} does not smoke any more", "{p} still smokes"),
+    ("{p} stopped working at 60", "{p} did not work after turning 60", "{p} kept working after 60"),
+    ("the doctor found nothing wrong", "the doctor found no problem", "the doctor found a serious problem"),
+    ("the experiment did not work", "the experiment failed", "the experiment succeeded"),
+    ("the rescue was unsuccessful", "the rescue did not succeed", "the rescue succeeded"),
+    ("{p} was not born in {g}", "{p} was born outside {g}", "{p} was born in {g}"),
+    ("{p} is not tall", "{p} is short", "{p} is very tall"),
+    ("it did not rain", "the weather stayed dry", "it rained heavily"),
+    ("{p} has never been abroad", "{p} has not ever left the country", "{p} often travels abroad"),
+    ("{p} did not know the answer", "{p} was ignorant of the answer", "{p} knew the answer"),
+    ("none of the students passed", "all the students failed", "all the students passed"),
+    ("not all the seats were taken", "some seats were empty", "every seat was taken"),
+]
+
+_PEOPLE = ["Maria Lopez", "John Carter", "Aisha Khan", "Tom Becker", "Li Wei", "Sara Novak",
+           "David Okafor", "Emma Rossi", "the mayor", "the minister", "the player", "the singer",
+           "the driver", "the suspect", "the coach", "my neighbour"]  # fmt: skip
+_GROUPS = ["the museum", "the library", "Oakfield Park", "the city hall", "the old castle",
+           "the gallery", "the club", "the zoo", "Riverside Market", "the union"]  # fmt: skip
+_THINGS = ["the device", "the drink", "the new phone", "the toy", "the recipe", "the cereal"]
+_FILLER = [
+    "The news was reported on Monday.",
+    "Officials gave few other details.",
+    "It happened in the afternoon.",
+    "Local papers covered the story.",
+    "The statement was short.",
+    "Many people followed the case.",
+    "This was confirmed later that day.",
+]
+
+
+def _sentence(s: str) -> str:
+    return s[0].upper() + s[1:] + "."
+
+
+def negation_paraphrases(rng: random.Random, n: int) -> list[Pair]:
+    """Equivalent sentences with and without negation words (entailed, both ways), and their
+    contradiction, inside a short passage of neutral filler."""
+    out: list[Pair] = []
+    while len(out) < n:
+        a, b, c = rng.choice(_PARA)
+        slots = {"p": rng.choice(_PEOPLE), "g": rng.choice(_GROUPS), "t": rng.choice(_THINGS)}
+        a, b, c = (_sentence(x.format(**slots)) for x in (a, b, c))
+        kind = rng.randrange(5)
+        if kind in (0, 1):
+            st, src = (b, a) if kind == 0 else (a, b)
+            label, name = ENTAIL, "para:negation"
+        elif kind == 2:
+            st, src, label, name = c, rng.choice([a, b]), CONTRADICT, "para:negation-contradict"
+        elif kind == 3:
+            st, src, label, name = rng.choice([a, b]), c, CONTRADICT, "para:negation-contradict"
+        else:  # the sentence itself, kept: a negation word read back is still support
+            st = rng.choice([a, b])
+            src, label, name = st, ENTAIL, "para:negation-kept"
+        parts = [src] + rng.sample(_FILLER, rng.randrange(3))
+        rng.shuffle(parts)
+        out.append(Pair(*maybe_lower(rng, st, " ".join(parts), 0.3), label, name))
+    return out
+
+
+_NEG_WORD = re.compile(r"\b(?:not|no|never|nobody|nothing|none|without|n't)\b|n't\b", re.I)
+
+
+def negated_kept_pairs(docs: list[dict[str, object]], rng: random.Random, limit: int) -> list[Pair]:
+    """Document sentences that hold a negation word, against the passage around them (entailed):
+    the edits elsewhere add or drop negations, so the model must also see negations that stay."""
+    out: list[Pair] = []
+    for doc in docs:
+        sents = sentences(str(doc["document"]))
+        idx = [i for i, s in enumerate(sents) if _NEG_WORD.search(s) and 5 <= len(s.split()) <= 40]
+        if not idx:
+            continue
+        i = rng.choice(idx)
+        passage = passage_around(sents, i, rng)
+        if sents[i] not in passage:
+            continue
+        out.append(Pair(*maybe_lower(rng, sents[i], passage, 0.3), ENTAIL, "synthetic:negation-kept"))
+        if len(out) >= limit:
+            break
+    return out
+
+
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}\b")
+
+
+def name_swap_pairs(docs: list[dict[str, object]], rng: random.Random, limit: int) -> list[Pair]:
+    """Minimal pairs on names: a sentence with one name replaced by another name of the same
+    document (a whole name, only its last word, or an acronym), or two names trading places,
+    against the passage that holds the sentence; and the sentence itself against the same
+    passage. The model must learn that a changed name breaks support, in any case."""
+    out: list[Pair] = []
+    for doc in docs:
+        sents = sentences(str(doc["document"]))
+        if len(sents) < 3:
+            continue
+        text = " ".join(sents)
+        names = [m.group(0) for m in _CAPS.finditer(text) if m.group(0) not in _MONTHS + _DAYS]
+        names = [n for n in dict.fromkeys(names) if n.lower() not in _STOP]
+        acronyms = [a for a in dict.fromkeys(_ACRONYM.findall(text)) if a not in ("I", "US")]
+        i = rng.randrange(len(sents))
+        s = sents[i]
+        if len(s.split()) > 40:
+            continue
+        mine = [n for n in names if n in s]
+        passage = passage_around(sents, i, rng)
+        if s not in passage:
+            continue
+        kind = rng.random()
+        new = None
+        if kind < 0.45 and mine:
+            old = rng.choice(mine)
+            others = [n for n in names if n not in s and len(n.split()) == len(old.split())]
+            if others:
+                new = s.replace(old, rng.choice(others), 1)
+        elif kind < 0.6 and mine:
+            multi = [n for n in mine if len(n.split()) >= 2]
+            lasts = [n.split()[-1] for n in names if len(n.split()) >= 2]
+            if multi and lasts:
+                old = rng.choice(multi)
+                first, last = old.rsplit(" ", 1)
+                pool = [x for x in lasts if x != last and x not in s]
+                if pool:
+                    new = s.replace(old, f"{first} {rng.choice(pool)}", 1)
+        elif kind < 0.75:
+            hits = [a for a in acronyms if re.search(rf"\b{a}\b", s)]
+            pool = [a for a in acronyms if a not in hits]
+            if hits and pool:
+                new = re.sub(rf"\b{rng.choice(hits)}\b", rng.choice(pool), s, count=1)
+        else:
+            both = list(dict.fromkeys(mine))
+            if len(both) >= 2:
+                a, b = rng.sample(both, 2)
+                new = s.replace(a, "\0").replace(b, a).replace("\0", b)
+        if not new or new == s:
+            continue
+        out.append(Pair(*maybe_lower(rng, new, passage, 0.4), CONTRADICT, "synthetic:name-swap"))
+        if rng.random() < 0.5:
+            out.append(Pair(*maybe_lower(rng, s, passage, 0.4), ENTAIL, "synthetic:name-kept"))
+        if len(out) >= limit:
+            break
+    return out
+
+
 # --- the sources ----------------------------------------------------------------------------
 
 
@@ -830,6 +1049,9 @@ def build_training(snli_dir: Path, data_dir: Path, seed: int, sizes: dict[str, i
     pairs += synthetic_snli_pairs(snli_dir / "dev.jsonl", ed, rng, sizes["snli_synthetic"])
     pairs += halueval_qa_pairs(rng, sizes["qa"])
     pairs += hans(rng, sizes["hans"])
+    pairs += negation_paraphrases(rng, sizes["para"])
+    pairs += negated_kept_pairs(docs[half:], rng, sizes["negated_kept"])
+    pairs += name_swap_pairs(docs[:half], rng, sizes["name_swap"])
     rng.shuffle(pairs)
     return pairs
 

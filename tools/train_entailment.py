@@ -42,6 +42,9 @@ SIZES = {
     "snli_synthetic": 3000,
     "qa": 4000,
     "hans": 2500,
+    "para": 3000,
+    "negated_kept": 1500,
+    "name_swap": 4000,
 }
 
 
@@ -455,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--out", type=Path, default=LOCAL_DATA / "entailment.onnx")
     ap.add_argument("--seed", type=int, default=13)
-    ap.add_argument("--epochs", type=float, default=1.0)
+    ap.add_argument("--epochs", type=float, default=1.5)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=4e-5)
     ap.add_argument("--checkpoint-every", type=int, default=100)
