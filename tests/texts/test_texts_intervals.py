@@ -177,8 +177,9 @@ def test_max_runs_below_a_tests_full_runs_is_a_usage_error(pytester: pytest.Pyte
     pytester.makepyfile(run_judge=RUN_JUDGE.format(scores=BORDERLINE))
     pytester.syspathinsert()
     pytester.makepyfile(
-        test_agg=TEST.format(function="texts_agg_recall_mean", bounds="target=0.75, max_delta=0.25")
-        .replace("full_runs=5", "full_runs=8")
+        test_agg=TEST.format(
+            function="texts_agg_recall_mean", bounds="target=0.75, max_delta=0.25"
+        ).replace("full_runs=5", "full_runs=8")
     )
     result = pytester.runpytest("--llm-provider=run_judge:JUDGE", "--llm-max-runs=6", "-s")
     result.assert_outcomes(errors=1)
