@@ -336,3 +336,62 @@ def test_concurrent_writers_merge_under_the_lock(tmp_path: Path) -> None:
         f"{n}: Text {n}.?" for n in range(8)
     ]
     assert not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*"))
+
+
+PLAIN = """
+import sys
+import pytest_texts_score as pts
+from pytest_texts_score import texts_expect_recall_equal
+
+class Judge:
+    made = 0
+    def make_questions(self, text):
+        Judge.made += 1
+        return [s.strip() + "?" for s in text.split(".") if s.strip()]
+    def answer_questions(self, text, questions):
+        return [1.0 if q[:-1] in text else 0.0 for q in questions]
+
+pts.configure(backend=Judge(), questions=sys.argv[1], questions_dir=sys.argv[2])
+try:
+    texts_expect_recall_equal("A is B. C is D.", "A is B. C is D.", target=1.0, max_delta=0.1)
+except Exception as exc:
+    print(type(exc).__name__, exc)
+print("MADE", Judge.made)
+"""
+
+
+def _plain(tmp_path: Path, mode: str) -> str:
+    import subprocess
+    import sys
+
+    script = tmp_path / "check_summaries.py"
+    script.write_text(PLAIN)
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    result = subprocess.run(
+        [sys.executable, str(script), mode, str(tmp_path / "qs")],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": src},
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_configure_questions_outside_pytest(tmp_path: Path) -> None:
+    missing = _plain(tmp_path, "frozen")
+    assert (
+        "QuestionsMissingError configure(questions='frozen'): no question set for this call"
+        in missing
+    )
+    assert "record it with: configure(questions='record')" in missing
+    assert "MADE 0" in missing
+    assert "MADE 1" in _plain(tmp_path, "record")  # written at exit, named after the script
+    (entry,) = read_entries(tmp_path / "qs" / "check_summaries.json").values()
+    assert entry["questions"] == ["A is B?", "C is D?"]
+    assert _plain(tmp_path, "frozen").strip() == "MADE 0"
+    with pytest.raises(ValueError, match=r"configure\(questions=\.\.\.\) must be one of generate"):
+        import pytest_texts_score
+
+        pytest_texts_score.configure(questions="sometimes")
