@@ -56,7 +56,7 @@ def _check_max_runs(session: ScoreSession, aggregation: str | None, question_run
     if max_runs is None or aggregation not in BORDERLINE_AGGREGATIONS:
         return
     if max_runs < question_runs:
-        # A configuration mistake, not a score: a usage error (the test shows as an ERROR).
+        # A configuration mistake, not a score: a usage error, as a bad argument is.
         given = (
             f"configure(max_runs={max_runs})"
             if "max_runs" in session.configured

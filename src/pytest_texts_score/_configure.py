@@ -96,7 +96,9 @@ def configure(backend: Backend | None = None, **settings: Any) -> None:
 
     Args:
         backend: a custom judge (any object with ``make_questions`` and ``answer_questions``).
-        **settings: judge settings by option name without the ``llm_`` prefix.
+        **settings: judge settings by option name without the ``llm_`` prefix, and the run
+            settings ``max_runs`` (borderline reruns, None: off), ``questions``
+            (``generate``, ``record`` or ``frozen``) and ``questions_dir``.
 
     Raises:
         ValueError: an unknown setting name or an unusable value (the message names it and
@@ -110,6 +112,7 @@ def configure(backend: Backend | None = None, **settings: Any) -> None:
         ...     def make_questions(self, text): return ["Is it so?"]
         ...     def answer_questions(self, text, questions): return [1.0] * len(questions)
         >>> configure(backend=AlwaysYes())  # doctest: +SKIP
+        >>> configure(questions="frozen", max_runs=20)  # doctest: +SKIP
     """
     if backend is not None:
         _check_backend(backend)

@@ -257,8 +257,7 @@ def _short_cause(item: pytest.Item, excinfo: pytest.ExceptionInfo[BaseException]
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
-    """Turn a judge failure (or a usage error found when the test runs, such as
-    ``--llm-max-runs`` below its ``full_runs``) into a test ERROR with a one-line cause.
+    """Turn a judge failure into a test ERROR with a one-line cause.
 
     A judge that cannot be reached or keeps replying nonsense says nothing about the texts,
     so the test must not read as failed: the report is marked (shown as ``E``/``ERROR`` by
@@ -269,7 +268,7 @@ def pytest_runtest_makereport(
     if (
         excinfo is not None
         and report.failed
-        and isinstance(excinfo.value, (JudgeError, pytest.UsageError))
+        and isinstance(excinfo.value, JudgeError)
         and not hasattr(report, "wasxfail")
     ):
         report.longrepr = _short_cause(item, excinfo)

@@ -182,7 +182,9 @@ def test_max_runs_below_a_tests_full_runs_is_a_usage_error(pytester: pytest.Pyte
         ).replace("full_runs=5", "full_runs=8")
     )
     result = pytester.runpytest("--llm-provider=run_judge:JUDGE", "--llm-max-runs=6", "-s")
-    result.assert_outcomes(errors=1)
+    # Like every usage error found when a test calls an assertion (a bad argument), the test
+    # fails on a one-line UsageError.
+    result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
             "*JUDGE CALLS 0*",  # checked before the first judge call
