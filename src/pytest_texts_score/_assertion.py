@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from pytest_texts_score import _validation as v
 from pytest_texts_score._messages import TextsAssertionError, failure_message
 from pytest_texts_score._outcome import TextsOutcome, merge_outcomes
@@ -47,6 +49,26 @@ def _stats_of(scored: TextsOutcome, metric: str, aggregation: str) -> AggregateS
     return aggregate_stats(scores, aggregation) if scores else None
 
 
+def _check_max_runs(session: ScoreSession, aggregation: str | None, question_runs: int) -> None:
+    """``--llm-max-runs`` below this assertion's ``full_runs``: a usage error, before any call."""
+    __tracebackhide__ = True
+    max_runs = session.max_runs
+    if max_runs is None or aggregation not in BORDERLINE_AGGREGATIONS:
+        return
+    if max_runs < question_runs:
+        # A configuration mistake, not a score: a usage error, as a bad argument is.
+        given = (
+            f"configure(max_runs={max_runs})"
+            if "max_runs" in session.configured
+            else f"--llm-max-runs {max_runs} (ini llm_max_runs)"
+        )
+        raise pytest.UsageError(
+            f"{given} is below full_runs={question_runs} of this assertion;"
+            f" borderline reruns add runs after full_runs, so give a max-runs >= {question_runs},"
+            " or lower full_runs"
+        )
+
+
 def _borderline(
     session: ScoreSession,
     *,
@@ -72,11 +94,6 @@ def _borderline(
     max_runs = session.max_runs
     if max_runs is None or aggregation not in BORDERLINE_AGGREGATIONS:
         return score, scored, None
-    if max_runs < question_runs:
-        raise ValueError(
-            f"--llm-max-runs {max_runs} (ini llm_max_runs) is below full_runs={question_runs};"
-            f" give --llm-max-runs >= {question_runs}, or lower full_runs"
-        )
     if not scored.evidence_known or not scored.runs:
         return score, scored, None  # a replaced function scored it: nothing to add runs to
     made = question_runs
@@ -158,6 +175,7 @@ def _run(
         )
 
     try:
+        _check_max_runs(session, aggregation, question_runs)
         score, scored = assertion_work(
             metric,
             expected,

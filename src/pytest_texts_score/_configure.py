@@ -14,6 +14,11 @@ Settings are the ``--llm-*`` option names without the prefix (``provider``, ``mo
 ``api_key``, ``endpoint``, ``base_url``, ``temperature``, ``timeout``, ``max_concurrency``,
 ``cache``, ``cache_dir``, ...); ``llm_``-prefixed names are accepted too. ``backend=obj``
 installs a custom judge; it stays until ``backend`` or ``provider`` is given again.
+
+Run settings of the session (not of the judge) are accepted too: ``max_runs`` (borderline
+reruns, ``--llm-max-runs``; None turns them off), ``questions`` (``generate``, ``record`` or
+``frozen``, ``--llm-questions``) and ``questions_dir`` (``--llm-questions-dir``). Given to
+``configure()``, they win over the command line and the ini file, as the judge settings do.
 """
 
 from __future__ import annotations
@@ -45,12 +50,55 @@ def _check_backend(backend: object) -> None:
         )
 
 
+#: Settings of the session's runs rather than of its judge (see the module's docstring).
+RUN_SETTINGS = ("max_runs", "questions", "questions_dir")
+
+
+def _run_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """Take the run settings out of ``settings``, checked (ValueError naming the setting)."""
+    from scorekit._questions_store import MODES
+
+    out: dict[str, Any] = {}
+    for key in list(settings):
+        name = key.removeprefix("llm_")
+        if name not in RUN_SETTINGS:
+            continue
+        value = settings.pop(key)
+        if name == "max_runs" and value is not None:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(
+                    f"configure(max_runs=...) must be a whole number >= 1 or None; got {value!r}."
+                )
+        elif name == "questions" and value not in MODES:
+            raise ValueError(
+                f"configure(questions=...) must be one of {', '.join(MODES)}; got {value!r}."
+            )
+        elif name == "questions_dir" and value is not None:
+            value = str(value)
+        out[name] = value
+    return out
+
+
+def _apply_run_settings(session: ScoreSession, run: dict[str, Any]) -> None:
+    for name, value in run.items():
+        setattr(session, name, value)
+        session.configured.add(name)
+
+
+def _carry_run_settings(old: ScoreSession, new: ScoreSession) -> None:
+    for name in RUN_SETTINGS:
+        setattr(new, name, getattr(old, name))
+    new.configured = set(old.configured)
+
+
 def configure(backend: Backend | None = None, **settings: Any) -> None:
     """Configure the judge of the current scoring session.
 
     Args:
         backend: a custom judge (any object with ``make_questions`` and ``answer_questions``).
-        **settings: judge settings by option name without the ``llm_`` prefix.
+        **settings: judge settings by option name without the ``llm_`` prefix, and the run
+            settings ``max_runs`` (borderline reruns, None: off), ``questions``
+            (``generate``, ``record`` or ``frozen``) and ``questions_dir``.
 
     Raises:
         ValueError: an unknown setting name or an unusable value (the message names it and
@@ -64,9 +112,12 @@ def configure(backend: Backend | None = None, **settings: Any) -> None:
         ...     def make_questions(self, text): return ["Is it so?"]
         ...     def answer_questions(self, text, questions): return [1.0] * len(questions)
         >>> configure(backend=AlwaysYes())  # doctest: +SKIP
+        >>> configure(questions="frozen", max_runs=20)  # doctest: +SKIP
     """
     if backend is not None:
         _check_backend(backend)
+    settings = dict(settings)
+    run = _run_settings(settings)
     # Validates names and values (SettingsError is a ValueError naming the setting).
     given = resolve_settings(overrides=settings, env={}, surface="python")
     names = [key.removeprefix("llm_") for key in settings]
@@ -88,13 +139,18 @@ def configure(backend: Backend | None = None, **settings: Any) -> None:
         session.close()
         session.settings = new_settings
         session.backend_override = new_backend
+        _apply_run_settings(session, run)
     else:
         _pending_settings.update({k.removeprefix("llm_"): v for k, v in settings.items()})
+        _pending_settings.update(run)
         if backend is not None:
             _pending_backend[:] = [backend]
         elif "provider" in names:
             _pending_backend.clear()
-        set_default_session(ScoreSession(new_settings, backend=new_backend))
+        fresh = ScoreSession(new_settings, backend=new_backend)
+        _carry_run_settings(session, fresh)
+        _apply_run_settings(fresh, run)
+        set_default_session(fresh)
 
 
 def apply_pending() -> None:

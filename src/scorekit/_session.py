@@ -8,9 +8,11 @@ built from the environment, which ``pytest_texts_score.configure(...)`` replaces
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from scorekit.judges._backend import Backend
@@ -50,6 +52,16 @@ class ScoreSession:
         #: ``--llm-max-runs``: the most question runs a borderline mean or median may grow to
         #: (None: off, every aggregated assertion makes exactly ``full_runs`` runs).
         self.max_runs: int | None = None
+        #: ``--llm-questions``: ``generate``, ``record`` or ``frozen`` (question sets from files).
+        self.questions = "generate"
+        #: ``--llm-questions-dir``: one folder for every question file (None: next to modules).
+        self.questions_dir: str | None = None
+        #: Inside pytest: the rootdir (file names below ``questions_dir``).
+        self.questions_root: Any = None
+        #: Run settings given to ``configure()`` (``max_runs``, ``questions``, ...): the
+        #: plugin's options do not replace them.
+        self.configured: set[str] = set()
+        self._store: Any = None
         #: Returns the cache folder (pytest's cache dir); called only when the cache opens.
         self.cache_dir_factory: Callable[[], str] | None = None
         #: The judge budget (``--llm-budget-*``, a ``scorekit._budget.JudgeBudget``), or None.
@@ -85,12 +97,43 @@ class ScoreSession:
                     stats=self.stats,
                     surface=self.settings.surface,
                     budget=self.budget,
+                    questions=self.question_store(),
                 )
             return self._judge
+
+    def question_store(self) -> Any:
+        """The question source of ``questions`` / ``questions_dir`` (a
+        ``scorekit._questions_store.QuestionStore``; None for ``generate``), made once and
+        kept while they stay the same, so what it recorded survives a rebuilt judge."""
+        if self.questions == "generate":
+            return None
+        store = self._store
+        if store is None or (store.mode, store.directory) != (
+            self.questions,
+            None if self.questions_dir is None else Path(self.questions_dir),
+        ):
+            from scorekit._questions_store import QuestionStore
+
+            if store is not None and not self.in_pytest:
+                store.flush()
+            store = QuestionStore(
+                self.questions,
+                directory=self.questions_dir,
+                root=self.questions_root,
+                surface="pytest" if self.in_pytest else "python",
+            )
+            if not self.in_pytest and self.questions == "record":
+                # Plain Python has no end of run to hook: write at exit (or on close()).
+                atexit.register(store.flush)
+            self._store = store
+        return store
 
     def close(self) -> None:
         """Release the cache and the backend's resources."""
         with self._lock:
+            if self._store is not None and not self.in_pytest:
+                # Inside pytest the plugin writes the files at the end of the run.
+                self._store.flush()
             cache, self._cache = self._cache, None
             if cache is not None and hasattr(cache, "close"):
                 cache.close()

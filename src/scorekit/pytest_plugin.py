@@ -83,8 +83,10 @@ def stats_dict(session: ScoreSession) -> dict[str, Any]:
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     from scorekit._gate_options import add_gate_options
+    from scorekit._questions_plugin import add_questions_options
 
     add_gate_options(parser)
+    add_questions_options(parser)
     group = parser.getgroup("llm-scorekit", "LLM judge (llm-scorekit)")
     help_repeat = (
         f"Run every @pytest.mark.{MARKER} test this many times (overrides the marker's runs;"
@@ -153,9 +155,31 @@ def pytest_configure(config: pytest.Config) -> None:
         state.budget_path = path
     if not _is_worker(config):
         _load_baseline(config, state)
-    session.max_runs = _whole_option(config, "llm_max_runs")
+    _configure_max_runs(config, session)
+    from scorekit._questions_plugin import register_questions_plugin
+
+    register_questions_plugin(config)
     if config.pluginmanager.hasplugin("xdist"):
         config.pluginmanager.register(_XdistHooks(config), "scorekit-xdist-hooks")
+
+
+#: The ``full_runs`` of every ``texts_agg_*`` function unless a test gives its own.
+DEFAULT_FULL_RUNS = 5
+
+
+def _configure_max_runs(config: pytest.Config, session: ScoreSession) -> None:
+    """``--llm-max-runs`` (unless ``configure(max_runs=...)`` gave it): below the default
+    ``full_runs`` it is a usage error now; below a test's own ``full_runs``, when it runs."""
+    value = _whole_option(config, "llm_max_runs")
+    if value is None or "max_runs" in session.configured:
+        return
+    if value < DEFAULT_FULL_RUNS:
+        raise pytest.UsageError(
+            f"--llm-max-runs {value} (ini llm_max_runs) is below the default"
+            f" full_runs={DEFAULT_FULL_RUNS} of the texts_agg_* assertions; borderline reruns"
+            f" add runs after full_runs, so give --llm-max-runs >= {DEFAULT_FULL_RUNS}"
+        )
+    session.max_runs = value
 
 
 def _load_baseline(config: pytest.Config, state: _RunState) -> None:

@@ -163,11 +163,50 @@ def test_min_is_never_rerun(pytester: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["*JUDGE CALLS 10*"])
 
 
-def test_max_runs_below_full_runs_is_an_error(pytester: pytest.Pytester) -> None:
+def test_max_runs_below_the_default_full_runs_is_a_usage_error(pytester: pytest.Pytester) -> None:
     _suite(pytester, BORDERLINE, "texts_agg_recall_mean", "target=0.75, max_delta=0.25")
     result = pytester.runpytest("--llm-provider=run_judge:JUDGE", "--llm-max-runs=3")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*--llm-max-runs 3 (ini llm_max_runs) is below the default full_runs=5*"]
+    )
+    assert "JUDGE CALLS" not in result.stdout.str()  # stopped before any test ran
+
+
+def test_max_runs_below_a_tests_full_runs_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(run_judge=RUN_JUDGE.format(scores=BORDERLINE))
+    pytester.syspathinsert()
+    pytester.makepyfile(
+        test_agg=TEST.format(
+            function="texts_agg_recall_mean", bounds="target=0.75, max_delta=0.25"
+        ).replace("full_runs=5", "full_runs=8")
+    )
+    result = pytester.runpytest("--llm-provider=run_judge:JUDGE", "--llm-max-runs=6", "-s")
+    # Like every usage error found when a test calls an assertion (a bad argument), the test
+    # fails on a one-line UsageError.
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*--llm-max-runs 3 (ini llm_max_runs) is below full_runs=5*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*JUDGE CALLS 0*",  # checked before the first judge call
+            "*UsageError: --llm-max-runs 6 (ini llm_max_runs) is below full_runs=8 of this"
+            " assertion*",
+        ]
+    )
+
+
+def test_configure_max_runs_wins_over_the_option(pytester: pytest.Pytester) -> None:
+    _suite(pytester, BORDERLINE, "texts_agg_recall_mean", "target=0.75, max_delta=0.25")
+    pytester.makeconftest(
+        "import pytest, pytest_texts_score\n"
+        "@pytest.fixture(autouse=True)\n"
+        "def _seven():\n"
+        "    pytest_texts_score.configure(max_runs=7)\n"
+    )
+    result, row = _run(pytester, "--llm-max-runs=20")
+    result.assert_outcomes(passed=1)
+    # 5 runs straddle, a wave of 2 reaches the 7 configure() allows (20 would go to 11).
+    assert row["borderline_runs"] == 7
+    result.stdout.fnmatch_lines(["*JUDGE CALLS 14*"])
 
 
 def test_max_runs_must_be_a_whole_number(pytester: pytest.Pytester) -> None:

@@ -51,6 +51,14 @@ class ReplyCache(Protocol):
     def put(self, key: str, value: Any) -> None: ...
 
 
+class QuestionSource(Protocol):
+    """What the judge needs of a question source (``scorekit._questions_store``)."""
+
+    mode: str
+
+    async def questions(self, judge: Judge, text: str, *, run: int, retry: bool) -> list[str]: ...
+
+
 class SpendBudget(Protocol):
     """What the judge needs of a budget (see ``scorekit._budget.JudgeBudget``)."""
 
@@ -123,6 +131,8 @@ class Judge:
             message names them as the user writes them (``--llm-cache=on``, ``--cache on``).
         budget: the session's judge budget (``--llm-budget-*``): every call is reserved
             against it first and raises ``BudgetExhaustedError`` once a cap is reached.
+        questions: where question sets come from (``--llm-questions``, a
+            ``scorekit._questions_store.QuestionStore``); None: the judge writes them.
 
     Example:
         >>> from scorekit.judges._runner import run_sync
@@ -154,8 +164,11 @@ class Judge:
         sleep: Callable[[float], Awaitable[None]] | None = None,
         surface: str = "pytest",
         budget: SpendBudget | None = None,
+        questions: QuestionSource | None = None,
     ) -> None:
         self.backend = backend
+        #: The question source (record / frozen question sets), or None.
+        self.question_source = questions
         #: A ``scorekit._budget.JudgeBudget`` (``--llm-budget-*``), or None: no cap.
         self.budget = budget
         self.name = backend_name(backend)
@@ -173,7 +186,15 @@ class Judge:
 
     # -- public -------------------------------------------------------------------------
     async def questions(self, text: str, *, run: int = 0, retry: bool = True) -> list[str]:
-        """Questions written from ``text`` for question run ``run``."""
+        """Questions for ``text`` in question run ``run``: from the question source when one
+        is set (``--llm-questions=record|frozen``), else written by the judge."""
+        source = self.question_source
+        if source is not None and source.mode != "generate":
+            return await source.questions(self, text, run=run, retry=retry)
+        return await self.write_questions(text, run=run, retry=retry)
+
+    async def write_questions(self, text: str, *, run: int = 0, retry: bool = True) -> list[str]:
+        """Questions the judge writes from ``text`` for question run ``run`` (cached)."""
         result: list[str] = await self._reply("questions", text, None, (run,), retry)
         return result
 
