@@ -247,8 +247,53 @@ def score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None = None) -
     if task.pause_gc:
         # Paused until the batch's rows are freed: only the result is left for the collector.
         with gc_paused():
+            if batch.lines is not None and len(batch.lines) > LINES_PER_STEP:
+                return _score_in_steps(task, batch, done)
             return _score_batch(task, batch, done)
     return _score_batch(task, batch, done)
+
+
+#: JSON lines of a pure-computation task are decoded and scored this many at a time: the rows
+#: just decoded are still in the CPU caches when they are scored (decoding a whole batch of
+#: 512 first and then scoring it costs a fifth more CPU per small tool-call row).
+LINES_PER_STEP = 32
+
+
+def _score_in_steps(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> ResultBatch:
+    """:func:`_score_batch` over consecutive slices of ``batch.lines``, joined into one result
+    (the same rows, fields and counters as one call over the whole batch: each row is scored
+    on its own)."""
+    lines = batch.lines
+    assert lines is not None
+    index: list[int] = []
+    columns: dict[str, list[Any]] | None = None
+    consumed = skipped = 0
+    stats: dict[str, float] = {}
+    for offset in range(0, len(lines), LINES_PER_STEP):
+        part = RowBatch(
+            lines=lines[offset : offset + LINES_PER_STEP],
+            start=None if batch.start is None else batch.start + offset,
+        )
+        result = _score_batch(task, part, done)
+        index += [offset + i for i in result.index]
+        if columns is None:
+            columns = result.columns
+        else:
+            for name, values in result.columns.items():
+                columns[name] += values
+        consumed += result.consumed
+        skipped += result.skipped
+        for key, value in result.stats.items():
+            stats[key] = stats.get(key, 0.0) + value
+    assert columns is not None
+    return ResultBatch(
+        index=index,
+        columns=columns,
+        consumed=consumed,
+        skipped=skipped,
+        nbytes=batch.nbytes,
+        stats=stats,
+    )
 
 
 def _score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> ResultBatch:
