@@ -16,6 +16,7 @@ from pytest_texts_score._messages import TextsAssertionError, failure_message
 from pytest_texts_score._outcome import TextsOutcome, merge_outcomes
 from pytest_texts_score._scores import aggregate_of, assertion_work, multiple_work
 from pytest_texts_score.evaluate_score import AggType
+from scorekit._audit import AuditLog, auditing
 from scorekit._intervals import AggregateStats, aggregate_stats, straddles
 from scorekit._session import ScoreSession, current_session
 from scorekit.judges import JudgeError
@@ -113,6 +114,28 @@ def _borderline(
     return aggregate_of(scored, metric, agg), scored, made
 
 
+def _audit_of(
+    session: ScoreSession,
+    log: AuditLog,
+    scored: TextsOutcome | None,
+    expected: str,
+    given: str,
+) -> dict[str, Any]:
+    """The row's audit object: the judge's facts, the runs, the question sets, the requests."""
+    from scorekit._audit import audit_record, judge_facts
+    from scorekit._repeat import current_repeat_run
+
+    return audit_record(
+        facts=judge_facts(session),
+        log=log,
+        runs=scored.runs if scored else [],
+        evidence=scored.evidence if scored else [],
+        expected=expected,
+        given=given,
+        repeat_run=current_repeat_run(),
+    )
+
+
 def _label(metric: str, alias: str | None) -> str:
     base = _LABELS[metric]
     return f"{alias} ({base})" if alias else base
@@ -142,6 +165,7 @@ def _run(
     aggregation = _AGG_NAMES[agg] if agg is not None else None
 
     borderline_runs: int | None = None
+    log: AuditLog | None
 
     def record(
         outcome: str, score: float | None, scored: TextsOutcome | None, error: str | None
@@ -150,6 +174,9 @@ def _run(
         if recorder is None:
             return
         stats = _stats_of(scored, metric, aggregation) if scored and aggregation else None
+        audit = None
+        if log is not None:
+            audit = _audit_of(session, log, scored, expected, given)
         recorder.add(
             TextScoreRow(
                 test_id=None,
@@ -171,43 +198,45 @@ def _run(
                 stdev=stats.stdev if stats else None,
                 interval=list(stats.interval) if stats and stats.interval else None,
                 borderline_runs=borderline_runs,
+                audit=audit,
             )
         )
 
-    try:
-        _check_max_runs(session, aggregation, question_runs)
-        score, scored = assertion_work(
-            metric,
-            expected,
-            given,
-            agg=agg,
-            question_runs=question_runs,
-            answer_runs=answer_runs,
-            retry=retry_on_error,
-            session=session,
-        )
-        if agg is not None and aggregation is not None:
-            score, scored, borderline_runs = _borderline(
-                session,
-                metric=metric,
-                expected=expected,
-                given=given,
+    with auditing(session.audit and active_recorder() is not None) as log:
+        try:
+            _check_max_runs(session, aggregation, question_runs)
+            score, scored = assertion_work(
+                metric,
+                expected,
+                given,
                 agg=agg,
-                aggregation=aggregation,
-                score=score,
-                scored=scored,
-                low=low,
-                high=high,
                 question_runs=question_runs,
                 answer_runs=answer_runs,
                 retry=retry_on_error,
+                session=session,
             )
-    except Exception as exc:
-        # A judge failure (or a bug in a custom judge) is an error of this assertion, not a
-        # score; the report shows it as such and the exception goes on unchanged.
-        cause = str(exc) if isinstance(exc, JudgeError) else f"{type(exc).__name__}: {exc}"
-        record("error", None, None, cause)
-        raise
+            if agg is not None and aggregation is not None:
+                score, scored, borderline_runs = _borderline(
+                    session,
+                    metric=metric,
+                    expected=expected,
+                    given=given,
+                    agg=agg,
+                    aggregation=aggregation,
+                    score=score,
+                    scored=scored,
+                    low=low,
+                    high=high,
+                    question_runs=question_runs,
+                    answer_runs=answer_runs,
+                    retry=retry_on_error,
+                )
+        except Exception as exc:
+            # A judge failure (or a bug in a custom judge) is an error of this assertion, not a
+            # score; the report shows it as such and the exception goes on unchanged.
+            cause = str(exc) if isinstance(exc, JudgeError) else f"{type(exc).__name__}: {exc}"
+            record("error", None, None, cause)
+            raise
     passed = low - _EPS <= score <= high + _EPS
     record("passed" if passed else "failed", score, scored, None)
     if not passed:

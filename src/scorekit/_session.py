@@ -66,6 +66,8 @@ class ScoreSession:
         self.cache_dir_factory: Callable[[], str] | None = None
         #: The judge budget (``--llm-budget-*``, a ``scorekit._budget.JudgeBudget``), or None.
         self.budget: Any = None
+        #: Collect an audit record per assertion (set when a JSON or HTML report is written).
+        self.audit = False
         self._judge: Judge | None = None
         self._cache: Any = None
         self._lock = threading.Lock()
@@ -79,6 +81,11 @@ class ScoreSession:
             return backend_name(self.backend_override)
         provider = self.settings.resolved_provider
         return provider if ":" not in provider else provider.rsplit(":", 1)[-1]
+
+    @property
+    def built_judge(self) -> Judge | None:
+        """The judge if it was built already (None: not yet used, or it could not be)."""
+        return self._judge
 
     def judge(self) -> Judge:
         """The judge, built on first use (heavy imports happen here, not at start-up)."""

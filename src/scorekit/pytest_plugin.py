@@ -153,9 +153,11 @@ def pytest_configure(config: pytest.Config) -> None:
         session.budget = JudgeBudget(caps, path)
         config.add_cleanup(session.budget.close)
         state.budget_path = path
-    if not _is_worker(config):
-        _load_baseline(config, state)
+    # Workers read the baseline too: the JUnit properties of a test are added where it ran.
+    _load_baseline(config, state)
     _configure_max_runs(config, session)
+    # Audit records cost a little per judge request: collected only for a report file.
+    session.audit = bool(session.settings.report or session.settings.report_html)
     from scorekit._questions_plugin import register_questions_plugin
 
     register_questions_plugin(config)
@@ -287,6 +289,19 @@ def pytest_runtest_makereport(
                 from scorekit.report._junit import junit_properties
 
                 item.user_properties.extend(junit_properties(rows))
+            state = _state(item.config)
+            if state.baseline is not None and (rows or repeated is not None):
+                from scorekit.report._junit import junit_baseline_properties
+
+                item.user_properties.extend(
+                    junit_baseline_properties(
+                        state.baseline,
+                        item.nodeid,
+                        [r.to_dict() for r in rows],
+                        min_delta=state.regression_delta,
+                        repeat=repeated.to_dict() if repeated is not None else None,
+                    )
+                )
     report = yield
     excinfo = call.excinfo
     if (
@@ -343,7 +358,9 @@ def _compare_with_baseline(
     from scorekit.report._document import report_document
 
     assert state.baseline is not None
-    current = report_document(list(score_session.recorder.rows), stats_dict(score_session))
+    current = report_document(
+        list(score_session.recorder.rows), stats_dict(score_session), repeats=state.repeats
+    )
     state.comparison = compare_reports(state.baseline, current, min_delta=state.regression_delta)
     if state.fail_on_regression and state.comparison.regressed:
         state.regression_message = regression_message(state.comparison)
@@ -373,6 +390,12 @@ def _write_reports(config: pytest.Config, session: ScoreSession, state: _RunStat
         if not path:
             continue
         target = config.invocation_params.dir / path
+        # The HTML report shows each assertion's change against --llm-baseline.
+        extra: dict[str, Any] = (
+            {"comparison": state.comparison, "baseline": state.baseline_path}
+            if writer is write_html and state.comparison is not None
+            else {}
+        )
         try:
             written = writer(
                 list(session.recorder.rows),
@@ -380,6 +403,7 @@ def _write_reports(config: pytest.Config, session: ScoreSession, state: _RunStat
                 target,
                 secrets=[session.settings.api_key],
                 repeats=state.repeats,
+                **extra,
             )
         except ReportError as exc:
             state.messages.append(f"scorekit: {exc}")

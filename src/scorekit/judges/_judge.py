@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from scorekit._audit import AuditLog, CallRecord, current_log
 from scorekit._repeat import current_repeat_run
 from scorekit._shorten import shorten
 from scorekit.judges._backend import Answers, Backend, Reply, backend_identity, backend_name
@@ -113,6 +114,18 @@ def _consume(future: asyncio.Future[Any]) -> None:
     """Mark a shared future's exception as seen: its callers get it; an orphan must not warn."""
     if not future.cancelled():
         future.exception()
+
+
+class _Joined:
+    """An audited request that may get the reply of an identical one (memo, single flight)."""
+
+    __slots__ = ("kind", "log", "run", "text")
+
+    def __init__(self, log: AuditLog, kind: str, run: tuple[int, ...], text: str) -> None:
+        self.log, self.kind, self.run, self.text = log, kind, run, text
+
+    def note(self) -> None:
+        self.log.add(CallRecord(self.kind, list(self.run), self.text, "shared"))
 
 
 class Judge:
@@ -231,15 +244,17 @@ class Judge:
         def start() -> Coroutine[Any, Any, Any]:
             return self._cached(kind, text, questions, run, retry, key)
 
+        log = current_log()
+        joined = None if log is None else _Joined(log, kind, run, text)
         if self.deterministic:
             # One reply serves every run with the same inputs; kept in a bounded memo (LRU).
             memo_key = (kind, text, tuple(questions) if questions is not None else None, repeat)
-            return await self._shared(self._memo, memo_key, start, keep=True)
+            return await self._shared(self._memo, memo_key, start, keep=True, joined=joined)
         if key is not None:
             # Single flight: identical requests in flight together share one judge call, so
             # the number of calls (and the reply every user of the key sees) does not depend
             # on timing.
-            return await self._shared(self._in_flight, key, start, keep=False)
+            return await self._shared(self._in_flight, key, start, keep=False, joined=joined)
         return await start()
 
     async def _shared(
@@ -249,10 +264,12 @@ class Judge:
         start: Callable[[], Coroutine[Any, Any, Any]],
         *,
         keep: bool,
+        joined: _Joined | None = None,
     ) -> Any:
         """Await the future ``table`` holds for ``key``, starting it if there is none (or the
         last one failed). ``keep`` leaves it there as a memo (bounded); otherwise it leaves
-        the table when it lands."""
+        the table when it lands. ``joined`` is noted in the audit log when the reply is
+        another request's."""
         fut = table.get(key)
         if fut is None or (fut.done() and (fut.cancelled() or fut.exception() is not None)):
             fut = asyncio.ensure_future(start())
@@ -268,8 +285,11 @@ class Judge:
 
                 fut.add_done_callback(_landed)
             fut.add_done_callback(_consume)
-        elif keep:
-            table.move_to_end(key)
+        else:
+            if keep:
+                table.move_to_end(key)
+            if joined is not None:
+                joined.note()
         return await asyncio.shield(fut)
 
     async def _cached(
@@ -282,6 +302,7 @@ class Judge:
         key: str | None,
     ) -> Any:
         stale = False  # an entry exists but failed validation: the new reply replaces it
+        log = current_log()
         if key is not None:
             if self.cache is not None:
                 hit = self.cache.get(key)
@@ -293,6 +314,8 @@ class Judge:
                         value = None
                     if value is not None:
                         self.stats.add(cache_hits=1)
+                        if log is not None:
+                            log.add(CallRecord(kind, list(run), text, "cache"))
                         return value
             if self.cache_mode == "replay":
                 where = (
@@ -308,7 +331,8 @@ class Judge:
                     f" {'/'.join(map(str, run))}, key {key[:12]}); run once with"
                     f" {setting_value('cache', 'on', self.surface)} to record it"
                 )
-        value = await self._with_retries(kind, text, questions, retry)
+        record = None if log is None else log.add(CallRecord(kind, list(run), text))
+        value = await self._with_retries(kind, text, questions, retry, record)
         if key is not None and self.cache is not None:
             first_writer = getattr(self.cache, "put_if_absent", None)
             if stale or first_writer is None:
@@ -341,7 +365,12 @@ class Judge:
         return base / 2 + random.uniform(0, base / 2)
 
     async def _with_retries(
-        self, kind: str, text: str, questions: list[str] | None, retry: bool
+        self,
+        kind: str,
+        text: str,
+        questions: list[str] | None,
+        retry: bool,
+        record: CallRecord | None = None,
     ) -> Any:
         explain = getattr(self.backend, "explain_answers", None)
 
@@ -357,7 +386,7 @@ class Judge:
                 return Answers(self._validate(kind, list(raw), questions), raw.reasons)
             return self._validate(kind, raw, questions)
 
-        return await self._retrying(kind, invoke, validate, retry)
+        return await self._retrying(kind, invoke, validate, retry, record)
 
     async def _retrying(
         self,
@@ -365,8 +394,25 @@ class Judge:
         invoke: Callable[[], Awaitable[Any]],
         validate: Callable[[Any], Any],
         retry: bool,
+        record: CallRecord | None = None,
     ) -> Any:
-        """One judge call under the limit, validated, retried on transient failures."""
+        """One judge call under the limit, validated, retried on transient failures
+        (``record``: the audit record of the request, updated with each try)."""
+        try:
+            return await self._tries(kind, invoke, validate, retry, record)
+        except Exception as exc:
+            if record is not None:
+                record.error = str(exc)
+            raise
+
+    async def _tries(
+        self,
+        kind: str,
+        invoke: Callable[[], Awaitable[Any]],
+        validate: Callable[[Any], Any],
+        retry: bool,
+        record: CallRecord | None,
+    ) -> Any:
         budget = self.max_retries if retry else 0
         attempt = 0
         while True:
@@ -378,13 +424,19 @@ class Judge:
                     try:
                         raw = await invoke()
                     finally:
-                        self.stats.add(calls=1, judge_seconds=time.perf_counter() - started)
+                        seconds = time.perf_counter() - started
+                        self.stats.add(calls=1, judge_seconds=seconds)
+                        if record is not None:
+                            record.tries += 1
+                            record.seconds += seconds
                 if isinstance(raw, Reply):
                     if raw.usage is not None:
                         self.stats.add(
                             prompt_tokens=raw.usage.prompt_tokens,
                             completion_tokens=raw.usage.completion_tokens,
                         )
+                        if record is not None:
+                            record.add_usage(raw.usage.prompt_tokens, raw.usage.completion_tokens)
                         if self.budget is not None:
                             self.budget.spend(raw.usage.prompt_tokens, raw.usage.completion_tokens)
                     raw = raw.value

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from scorekit._rounding import rounded_scores
 from scorekit._significance import fisher_less, welch_less
 from scorekit.report._document import SCHEMA
 
@@ -31,6 +32,8 @@ __all__ = [
     "BaselineError",
     "Change",
     "Comparison",
+    "changes_by_row",
+    "changes_of_test",
     "compare_reports",
     "comparison_lines",
     "delta_by_test",
@@ -99,18 +102,28 @@ def _number(value: Any) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
-def _entries(doc: Mapping[str, Any]) -> dict[str, _Entry]:
+def _entries(
+    doc: Mapping[str, Any], row_keys: dict[tuple[str, int], str] | None = None
+) -> dict[str, _Entry]:
+    """The compared entries of a report by key; ``row_keys`` gets the key of each compared row
+    by ``("texts" | "tools", index in that list)``."""
     out: dict[str, _Entry] = {}
     seen: dict[str, int] = {}
 
-    def add(test_id: str, label: str, entry_args: dict[str, Any]) -> None:
+    def add(test_id: str, label: str, entry_args: dict[str, Any]) -> str:
         base = f"{test_id} {label}"
         seen[base] = seen.get(base, 0) + 1
         key = base if seen[base] == 1 else f"{base} #{seen[base]}"
         out[key] = _Entry(key=key, test_id=test_id, label=label, **entry_args)
+        return key
 
     repeats: dict[str, Mapping[str, Any]] = {}
-    for row in doc.get("texts") or []:
+    # The report keeps llm_repeat summaries under "tests" (a row may carry one too).
+    tests = doc.get("tests")
+    for test_id, item in tests.items() if isinstance(tests, Mapping) else ():
+        if isinstance(item, Mapping):
+            _note_repeat(repeats, str(test_id), item.get("repeat"))
+    for index, row in enumerate(doc.get("texts") or []):
         if not isinstance(row, Mapping):
             continue
         test_id = str(row.get("test_id") or "-")
@@ -126,15 +139,19 @@ def _entries(doc: Mapping[str, Any]) -> dict[str, _Entry]:
                 if value is not None:
                     runs.append(value)
         label = f"{row.get('function') or 'texts'} {metric}"
-        add(test_id, label, {"score": score, "runs": runs})
-    for row in doc.get("tools") or []:
+        key = add(test_id, label, {"score": score, "runs": runs})
+        if row_keys is not None:
+            row_keys[("texts", index)] = key
+    for index, row in enumerate(doc.get("tools") or []):
         if not isinstance(row, Mapping):
             continue
         test_id = str(row.get("test_id") or "-")
         _note_repeat(repeats, test_id, row.get("repeat"))
         score = _number(row.get("score"))
         if score is not None:
-            add(test_id, f"{row.get('function') or 'tools'} score", {"score": score})
+            key = add(test_id, f"{row.get('function') or 'tools'} score", {"score": score})
+            if row_keys is not None:
+                row_keys[("tools", index)] = key
     for test_id, rep in repeats.items():
         runs_n, passed = rep.get("runs"), rep.get("passed")
         add(
@@ -316,6 +333,65 @@ def regression_message(comparison: Comparison) -> str:
     n = comparison.counts()["regressed"]
     noun = "assertion" if n == 1 else "assertions"
     return f"scorekit: exit 1: {n} {noun} regressed against the baseline (--llm-fail-on-regression)"
+
+
+def changes_by_row(doc: Mapping[str, Any], comparison: Comparison) -> dict[tuple[str, int], Change]:
+    """The change of each compared row of ``doc`` (the newer report of ``comparison``), by
+    ``("texts" | "tools", index in that list)``: the HTML report's delta column.
+
+    Example:
+        >>> old = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.9}]}
+        >>> new = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.7}]}
+        >>> change = changes_by_row(new, compare_reports(old, new))[("tools", 0)]
+        >>> change.status, round(change.delta, 4)
+        ('regressed', -0.2)
+    """
+    keys: dict[tuple[str, int], str] = {}
+    _entries(doc, keys)
+    by_key = {c.key: c for c in comparison.changes if c.status != "gone"}
+    return {where: by_key[key] for where, key in keys.items() if key in by_key}
+
+
+def changes_of_test(
+    baseline: Mapping[str, Any],
+    test_id: str,
+    rows: list[Mapping[str, Any]],
+    *,
+    min_delta: float,
+    repeat: Mapping[str, Any] | None = None,
+) -> list[Change]:
+    """The compared changes of one test against ``baseline``: its rows (``to_dict()`` form,
+    all the rows of the test, in recorded order) and its ``llm_repeat`` summary, if any.
+    Entries of the baseline's other tests are left out, so "gone" is only what this test no
+    longer scores.
+
+    Example:
+        >>> old = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.9},
+        ...                  {"test_id": "t::b", "function": "assert_tools", "score": 0.9}]}
+        >>> rows = [{"kind": "tools", "test_id": "t::a", "function": "assert_tools", "score": 0.7}]
+        >>> (change,) = changes_of_test(old, "t::a", rows, min_delta=0.05)
+        >>> change.status, round(change.delta, 4)
+        ('regressed', -0.2)
+    """
+
+    def mine(items: Any) -> list[Any]:
+        return [r for r in items or [] if isinstance(r, Mapping) and r.get("test_id") == test_id]
+
+    tests = baseline.get("tests")
+    old: dict[str, Any] = {
+        "texts": mine(baseline.get("texts")),
+        "tools": mine(baseline.get("tools")),
+    }
+    if isinstance(tests, Mapping) and test_id in tests:
+        old["tests"] = {test_id: tests[test_id]}
+    # Scored as the JSON report holds them (rounded), so the verdict is the session's.
+    new: dict[str, Any] = {
+        "texts": [rounded_scores(r) for r in rows if r.get("kind") == "texts"],
+        "tools": [r for r in rows if r.get("kind") == "tools"],
+    }
+    if repeat is not None:
+        new["tests"] = {test_id: {"repeat": dict(repeat)}}
+    return compare_reports(old, new, min_delta=min_delta).changes
 
 
 def delta_by_test(comparison: Comparison) -> dict[str, list[Change]]:

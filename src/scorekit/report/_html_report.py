@@ -17,6 +17,7 @@ from typing import Any
 from scorekit._rounding import format_bound, format_score
 from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from scorekit.report._document import SCHEMA, created_stamp
+from scorekit.report._html_audit import audit_details, baseline_cells, baseline_section
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 from scorekit.report._totals import (
     bounds_label,
@@ -75,6 +76,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 border-radius:4px;overflow-wrap:anywhere}
 .finding.error{border-left-color:var(--bad);background:#ffebe9}
 .muted{color:var(--mut)}tr.bad td:first-child{color:var(--bad)}.legend{font-size:.8rem;margin:0}
+.delta.regressed{color:var(--bad);font-weight:700}.delta.improved{color:var(--ok)}
 @media (max-width:520px){body{font-size:14px}header,main{padding:8px}}
 """
 
@@ -189,7 +191,7 @@ def _pre(text: str) -> str:
     return f"<pre>{_e(text)}</pre>"
 
 
-def _text_article(row: TextScoreRow, index: int) -> str:
+def _text_article(row: TextScoreRow, index: int, change: Any = None) -> str:
     scores = run_scores(row)
     sd = spread(scores)
     score = _score(row.score)
@@ -204,6 +206,7 @@ def _text_article(row: TextScoreRow, index: int) -> str:
             ("judge", _e(row.judge or "?")),
             ("time", _e(f"{row.seconds:.2f} s")),
         ]
+        + ([("vs baseline", baseline_cells(change))] if change is not None else [])
     )
     body = [facts]
     if row.error:
@@ -242,6 +245,7 @@ def _text_article(row: TextScoreRow, index: int) -> str:
             "<div class=scroll><table><tr><th>side</th><th>run</th><th>answer</th>"
             f"<th>question</th></tr>{trs}</table></div></details>"
         )
+    body.append(audit_details(row.audit))
     return _article("text", index, row.outcome, row.test_id, "".join(body))
 
 
@@ -254,7 +258,7 @@ def _article(kind: str, index: int, outcome: str, test_id: str | None, body: str
     )
 
 
-def _tool_article(row: ToolScoreRow, index: int) -> str:
+def _tool_article(row: ToolScoreRow, index: int, change: Any = None) -> str:
     facts = _facts(
         [
             ("function", f"<code>{_e(row.function)}</code>"),
@@ -264,6 +268,7 @@ def _tool_article(row: ToolScoreRow, index: int) -> str:
             ("extra calls", _e(", ".join(row.extra) or "none")),
         ]
         + ([("time", _e(f"{row.seconds:.2f} s"))] if row.seconds else [])
+        + ([("vs baseline", baseline_cells(change))] if change is not None else [])
     )
     metrics = [
         (k, row.metrics[k])
@@ -348,8 +353,12 @@ def render_html(
     stats: Mapping[str, Any] | None,
     *,
     repeats: Mapping[str, Mapping[str, Any]] | None = None,
+    comparison: Any = None,
+    baseline: str | None = None,
 ) -> str:
-    """The whole report page as a string (``repeats``: ``llm_repeat`` results by test id).
+    """The whole report page as a string (``repeats``: ``llm_repeat`` results by test id;
+    ``comparison``: the ``scorekit.report._baseline.Comparison`` with the baseline named
+    ``baseline``, for the "vs baseline" column of each assertion and the section listing them).
 
     Example:
         >>> page = render_html([ToolScoreRow("t::a", "assert_tools", 1.0, 0.9, "passed")], None)
@@ -372,11 +381,22 @@ def render_html(
         cost = "n/a" if totals.cost_usd is None else f"~${totals.cost_usd:.4f}"
         cards.append(_card("est. cost", cost))
     sections = []
+    changes: dict[tuple[str, int], Any] = {}
+    if comparison is not None:
+        from scorekit.report._baseline import changes_by_row
+        from scorekit.report._document import report_document
+
+        changes = changes_by_row(report_document(rows, stats, repeats=repeats), comparison)
+        sections.append(baseline_section(comparison.changes, baseline, float(comparison.min_delta)))
     if texts:
-        arts = "".join(_text_article(r, i) for i, r in enumerate(texts, 1))
+        arts = "".join(
+            _text_article(r, i, changes.get(("texts", i - 1))) for i, r in enumerate(texts, 1)
+        )
         sections.append(f'<section id="texts"><h2>Text scores</h2>{arts}</section>')
     if tools:
-        arts = "".join(_tool_article(r, i) for i, r in enumerate(tools, 1))
+        arts = "".join(
+            _tool_article(r, i, changes.get(("tools", i - 1))) for i, r in enumerate(tools, 1)
+        )
         sections.append(f'<section id="tools"><h2>Tool-call scores</h2>{arts}</section>')
     if repeats:
         sections.append(_repeat_section(repeats))

@@ -66,6 +66,9 @@ class TextScoreRow:
         interval: the 95 % interval ``[low, high]`` of the aggregate (t-interval for the
             mean, bootstrap percentile for median, min and max); None with one run.
         borderline_runs: question runs made when borderline reruns added some, else None.
+        audit: how the verdict was reached (judge facts, runs, question sets, each judge
+            request with its source, tokens and cost), collected only when a JSON or HTML
+            report is written (``scorekit._audit``; schema in ``docs/reports.md``), else None.
     """
 
     test_id: str | None
@@ -87,10 +90,13 @@ class TextScoreRow:
     stdev: float | None = None
     interval: list[float] | None = None
     borderline_runs: int | None = None
+    audit: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable dict."""
         d = asdict(self)
+        if d["audit"] is None:
+            del d["audit"]  # only reports that collect audits carry the key
         d["kind"] = "texts"
         return d
 

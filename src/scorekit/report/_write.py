@@ -120,12 +120,16 @@ def write_html(
     *,
     secrets: Iterable[str | None] = (),
     repeats: Mapping[str, Mapping[str, Any]] | None = None,
+    comparison: Any = None,
+    baseline: str | None = None,
 ) -> Path:
     """Write the self-contained HTML report (no network; opens on a phone).
 
-    Same arguments, return value and errors as :func:`write_json`.
+    Same arguments, return value and errors as :func:`write_json`; ``comparison`` (with the
+    ``baseline`` it was made against, ``--llm-baseline``) adds the "vs baseline" column.
     """
-    return write_text(path, render_html(rows, stats, repeats=repeats), secrets)
+    page = render_html(rows, stats, repeats=repeats, comparison=comparison, baseline=baseline)
+    return write_text(path, page, secrets)
 
 
 def write_markdown(
