@@ -1049,9 +1049,13 @@ def build_training(snli_dir: Path, data_dir: Path, seed: int, sizes: dict[str, i
     pairs += synthetic_snli_pairs(snli_dir / "dev.jsonl", ed, rng, sizes["snli_synthetic"])
     pairs += halueval_qa_pairs(rng, sizes["qa"])
     pairs += hans(rng, sizes["hans"])
-    pairs += negation_paraphrases(rng, sizes["para"])
-    pairs += negated_kept_pairs(docs[half:], rng, sizes["negated_kept"])
-    pairs += name_swap_pairs(docs[:half], rng, sizes["name_swap"])
+    # Opt-in sets (--negation-and-names): with them off, the rng runs as for the shipped model.
+    if sizes.get("para", 0):
+        pairs += negation_paraphrases(rng, sizes["para"])
+    if sizes.get("negated_kept", 0):
+        pairs += negated_kept_pairs(docs[half:], rng, sizes["negated_kept"])
+    if sizes.get("name_swap", 0):
+        pairs += name_swap_pairs(docs[:half], rng, sizes["name_swap"])
     rng.shuffle(pairs)
     return pairs
 

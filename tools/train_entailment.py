@@ -42,10 +42,12 @@ SIZES = {
     "snli_synthetic": 3000,
     "qa": 4000,
     "hans": 2500,
-    "para": 3000,
-    "negated_kept": 1500,
-    "name_swap": 4000,
 }
+#: The sets ``--negation-and-names`` adds. Tried on 2026-12-02 (47,016 pairs, 3,029 s): the model
+#: read paraphrases with negation words and changed lower-case names better (held-out HaluEval
+#: sentences 76.4, SNLI test 87.0), but the fitted blend's held-out figures fell (HaluEval
+#: 69.5 -> 59.8), so the shipped model is built without them.
+EXTRA_SIZES = {"para": 3000, "negated_kept": 1500, "name_swap": 4000}
 
 
 def base_weights() -> dict[str, np.ndarray]:
@@ -459,6 +461,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=LOCAL_DATA / "entailment.onnx")
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--epochs", type=float, default=1.5)
+    ap.add_argument(
+        "--negation-and-names",
+        action="store_true",
+        help="add the negation paraphrases and name-swap pairs (not in the shipped model)",
+    )
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--lr", type=float, default=4e-5)
     ap.add_argument("--checkpoint-every", type=int, default=100)
@@ -480,7 +487,8 @@ def main(argv: list[str] | None = None) -> int:
     for f in ("antonyms.txt", "tokenizer.json"):
         print(f"{f} sha256 {data.file_sha256(LOCAL_DATA / f)}")
 
-    train = data.build_training(args.snli, LOCAL_DATA, args.seed, SIZES)
+    sizes = {**SIZES, **EXTRA_SIZES} if args.negation_and_names else SIZES
+    train = data.build_training(args.snli, LOCAL_DATA, args.seed, sizes)
     held = data.build_held_out(args.snli, LOCAL_DATA, args.seed, args.held_out)
     digest = hashlib.sha256(
         json.dumps([(p.statement, p.passage, p.label) for p in train]).encode()
