@@ -639,19 +639,43 @@ def hans(rng: random.Random, n: int) -> list[Pair]:
 # a negation word; c contradicts both. Slots: {p} a person, {g} a group or place, {t} a thing.
 
 _PARA: list[tuple[str, str, str]] = [
-    ("{p} did not attend the meeting", "{p} was absent from the meeting", "{p} attended the meeting"),
+    (
+        "{p} did not attend the meeting",
+        "{p} was absent from the meeting",
+        "{p} attended the meeting",
+    ),
     ("{p} failed to finish the race", "{p} did not finish the race", "{p} finished the race"),
     ("{p} declined to comment", "{p} would not comment", "{p} commented at length"),
-    ("{p} refused to sign the contract", "{p} would not sign the contract", "{p} signed the contract"),
+    (
+        "{p} refused to sign the contract",
+        "{p} would not sign the contract",
+        "{p} signed the contract",
+    ),
     ("{g} charges nothing for entry", "entry to {g} is free", "{g} charges a fee for entry"),
     ("visitors pay no fee at {g}", "{g} can be visited for free", "visitors must pay a fee at {g}"),
     ("the service costs nothing", "the service is free of charge", "the service costs money"),
-    ("nobody was injured in the crash", "the crash caused no injuries", "several people were injured in the crash"),
+    (
+        "nobody was injured in the crash",
+        "the crash caused no injuries",
+        "several people were injured in the crash",
+    ),
     ("no one was hurt in the fire", "the fire injured nobody", "the fire injured many people"),
     ("there were no survivors", "everyone on board died", "most people on board survived"),
-    ("the event was postponed", "the event was put off until later", "the event went ahead as planned"),
-    ("the concert was called off", "the concert was cancelled", "the concert took place as planned"),
-    ("the vote was delayed by a week", "the vote was pushed back a week", "the vote was held on time"),
+    (
+        "the event was postponed",
+        "the event was put off until later",
+        "the event went ahead as planned",
+    ),
+    (
+        "the concert was called off",
+        "the concert was cancelled",
+        "the concert took place as planned",
+    ),
+    (
+        "the vote was delayed by a week",
+        "the vote was pushed back a week",
+        "the vote was held on time",
+    ),
     ("{p} lost the final", "{p} did not win the final", "{p} won the final"),
     ("{p} was beaten in the final", "{p} did not win the final", "{p} won the final"),
     ("{g} is closed on Sundays", "{g} does not open on Sundays", "{g} is open on Sundays"),
@@ -659,8 +683,16 @@ _PARA: list[tuple[str, str, str]] = [
     ("{p} has no children", "{p} is childless", "{p} has three children"),
     ("{p} cannot swim", "{p} is unable to swim", "{p} is a strong swimmer"),
     ("{p} could not find the keys", "{p} was unable to find the keys", "{p} found the keys"),
-    ("{p} never met the president", "{p} did not ever meet the president", "{p} met the president twice"),
-    ("the bridge is no longer in use", "the bridge is not used any more", "the bridge is still in daily use"),
+    (
+        "{p} never met the president",
+        "{p} did not ever meet the president",
+        "{p} met the president twice",
+    ),
+    (
+        "the bridge is no longer in use",
+        "the bridge is not used any more",
+        "the bridge is still in daily use",
+    ),
     ("{p} no longer works for {g}", "{p} has left {g}", "{p} still works for {g}"),
     ("the law did not change", "the law stayed the same", "the law was changed"),
     ("prices did not rise", "prices stayed flat", "prices rose sharply"),
@@ -675,7 +707,11 @@ _PARA: list[tuple[str, str, str]] = [
     ("the answer was not correct", "the answer was wrong", "the answer was correct"),
     ("the claim is untrue", "the claim is not true", "the claim is true"),
     ("the report is incomplete", "the report is not complete", "the report is complete"),
-    ("few people came to the opening", "not many people came to the opening", "a huge crowd came to the opening"),
+    (
+        "few people came to the opening",
+        "not many people came to the opening",
+        "a huge crowd came to the opening",
+    ),
     ("{p} rarely drives", "{p} does not drive often", "{p} drives every day"),
     ("{p} left without paying", "{p} did not pay before leaving", "{p} paid before leaving"),
     ("{p} spoke without notes", "{p} did not use notes when speaking", "{p} read from notes"),
@@ -690,13 +726,25 @@ _PARA: list[tuple[str, str, str]] = [
     ("{p} stayed at home", "{p} did not go out", "{p} went out"),
     ("{p} kept quiet", "{p} said nothing", "{p} spoke out loudly"),
     ("{p} ignored the warning", "{p} did not heed the warning", "{p} heeded the warning"),
-    ("{p} forgot the password", "{p} could not remember the password", "{p} remembered the password"),
+    (
+        "{p} forgot the password",
+        "{p} could not remember the password",
+        "{p} remembered the password",
+    ),
     ("{p} missed the bus", "{p} did not catch the bus", "{p} caught the bus"),
     ("{p} denied the charges", "{p} did not admit the charges", "{p} admitted the charges"),
     ("the team did not score", "the team failed to score", "the team scored twice"),
-    ("the match ended without goals", "no goals were scored in the match", "five goals were scored in the match"),
+    (
+        "the match ended without goals",
+        "no goals were scored in the match",
+        "five goals were scored in the match",
+    ),
     ("{g} has not been repaired", "{g} is still unrepaired", "{g} has been repaired"),
-    ("the company made no profit", "the company did not make money", "the company made a big profit"),
+    (
+        "the company made no profit",
+        "the company did not make money",
+        "the company made a big profit",
+    ),
     ("the company is not profitable", "the company loses money", "the company is profitable"),
     ("{p} did not vote", "{p} abstained from the vote", "{p} voted in favour"),
     ("{p} is not married", "{p} is single", "{p} is married"),
@@ -704,12 +752,24 @@ _PARA: list[tuple[str, str, str]] = [
     ("the results were not released", "the results were kept secret", "the results were published"),
     ("the tickets sold out", "no tickets were left", "many tickets were left unsold"),
     ("nothing was stolen", "the thieves took nothing", "the thieves took jewellery"),
-    ("the plant does not need much water", "the plant needs little water", "the plant needs a lot of water"),
-    ("the museum is closed for repairs", "the museum is not open while it is repaired", "the museum is open as usual"),
+    (
+        "the plant does not need much water",
+        "the plant needs little water",
+        "the plant needs a lot of water",
+    ),
+    (
+        "the museum is closed for repairs",
+        "the museum is not open while it is repaired",
+        "the museum is open as usual",
+    ),
     ("the road was blocked", "the road could not be used", "the road was open to traffic"),
     ("{p} quit smoking", "{p} does not smoke any more", "{p} still smokes"),
     ("{p} stopped working at 60", "{p} did not work after turning 60", "{p} kept working after 60"),
-    ("the doctor found nothing wrong", "the doctor found no problem", "the doctor found a serious problem"),
+    (
+        "the doctor found nothing wrong",
+        "the doctor found no problem",
+        "the doctor found a serious problem",
+    ),
     ("the experiment did not work", "the experiment failed", "the experiment succeeded"),
     ("the rescue was unsuccessful", "the rescue did not succeed", "the rescue succeeded"),
     ("{p} was not born in {g}", "{p} was born outside {g}", "{p} was born in {g}"),
@@ -761,7 +821,7 @@ def negation_paraphrases(rng: random.Random, n: int) -> list[Pair]:
         else:  # the sentence itself, kept: a negation word read back is still support
             st = rng.choice([a, b])
             src, label, name = st, ENTAIL, "para:negation-kept"
-        parts = [src] + rng.sample(_FILLER, rng.randrange(3))
+        parts = [src, *rng.sample(_FILLER, rng.randrange(3))]
         rng.shuffle(parts)
         out.append(Pair(*maybe_lower(rng, st, " ".join(parts), 0.3), label, name))
     return out
@@ -783,7 +843,9 @@ def negated_kept_pairs(docs: list[dict[str, object]], rng: random.Random, limit:
         passage = passage_around(sents, i, rng)
         if sents[i] not in passage:
             continue
-        out.append(Pair(*maybe_lower(rng, sents[i], passage, 0.3), ENTAIL, "synthetic:negation-kept"))
+        out.append(
+            Pair(*maybe_lower(rng, sents[i], passage, 0.3), ENTAIL, "synthetic:negation-kept")
+        )
         if len(out) >= limit:
             break
     return out
