@@ -201,7 +201,7 @@ def read_labelled(path: str | Path) -> list[LabelledItem]:
             raise CalibrationError(f"{where}: not valid JSON ({reason}); {_FIELDS_HINT}") from None
         items.append(_item(where, number, row, seen))
     if not items:
-        raise CalibrationError(f"labelled file {name!r} is empty; {_FIELDS_HINT}")
+        raise CalibrationError(f"{name} is empty; {_FIELDS_HINT}")
     classes = {i.label for i in items}
     if len(classes) < 2:
         (only,) = classes
@@ -215,15 +215,19 @@ def read_labelled(path: str | Path) -> list[LabelledItem]:
 
 async def _score_one(judge: Any, item: LabelledItem, repeats: int) -> ScoredItem:
     from pytest_texts_score._pipeline import aevaluate_texts
-    from scorekit.judges import JudgeError
+    from scorekit.judges import JudgeConfigError, JudgeError
 
     try:
         outcome = await aevaluate_texts(
             item.expected, item.given, judge=judge, metric=item.metric, question_runs=repeats
         )
+    except JudgeConfigError:
+        raise
     except JudgeError as exc:
         # Which item it was, for the one line the command prints.
-        raise type(exc)(f"item {item.id!r} (line {item.line}): {exc}") from exc
+        raise JudgeError(
+            f"item {item.id!r} (line {item.line}): {exc}", transient=exc.transient
+        ) from exc
     runs = tuple(float(getattr(run, item.metric)) for run in outcome.runs)
     return ScoredItem(item, runs)
 

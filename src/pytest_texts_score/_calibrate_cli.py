@@ -139,7 +139,8 @@ def run_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
                 scored = score_items(items, session=session, repeats=args.repeats)
                 stats: dict[str, Any] = {
                     **session.stats.as_dict(),
-                    "judge": session.judge_name,
+                    # The built judge's own name (a custom judge's ``name``, say).
+                    "judge": session.judge().name,
                     "model": settings.model or settings.deployment,
                 }
             finally:
