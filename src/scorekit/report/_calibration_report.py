@@ -176,41 +176,49 @@ def _html_table(rows: Sequence[Sequence[object]], numeric: int = 1) -> str:
 
 
 def _strip_svg(doc: Mapping[str, Any]) -> str:
-    """Each item's score as a dot on [0, 1], one row per label, the threshold a line."""
+    """Each item's score as a dot on [0, 1], one row per label, the threshold a dashed line;
+    dots of (nearly) equal scores stack up and down from the row's line."""
     items = doc.get("items") or []
     if not items:
         return ""
-    left, width = 110, 400
+    left, width, gap = 130, 380, 60
     t = float(doc["threshold"])
+    height = 30 + 2 * gap
     parts = [
-        '<svg class="chart" viewBox="0 0 530 110" role="img" aria-label="scores by label"'
+        f'<svg class="chart" viewBox="0 0 530 {height}" role="img" aria-label="scores by label"'
         ' xmlns="http://www.w3.org/2000/svg"><title>scores by label</title>'
     ]
     for row, (label, name) in enumerate(((1, "label 1 (supported)"), (0, "label 0 (not)"))):
-        y = 25 + 35 * row
+        y = 30 + gap * row
         parts.append(
-            f'<text x="{left - 8}" y="{y + 4}" font-size="12" text-anchor="end">{name}</text>'
+            f'<text x="{left - 10}" y="{y + 4}" font-size="12" text-anchor="end">{name}</text>'
             f'<line x1="{left}" y1="{y}" x2="{left + width}" y2="{y}" stroke="#d0d7de"/>'
         )
+        stacked: dict[int, int] = {}
         for item in items:
             if item["label"] != label:
                 continue
-            x = left + width * min(max(float(item["score"]), 0.0), 1.0)
+            score = min(max(float(item["score"]), 0.0), 1.0)
+            slot = round(score * 60)
+            k = stacked.get(slot, 0)
+            stacked[slot] = k + 1
+            # 0, +1, -1, +2, -2, ... dots away from the line, at most 3 each way.
+            step = min((k + 1) // 2, 3) * (1 if k % 2 else -1)
             colour = "#1a7f37" if item["agrees"] else "#c62828"
             parts.append(
-                f'<circle class="dot" cx="{x:.1f}" cy="{y}" r="4" fill="{colour}"'
-                f' fill-opacity="0.7"><title>{_e(item["id"])}: {format_score(item["score"])}'
-                "</title></circle>"
+                f'<circle class="dot" cx="{left + width * score:.1f}" cy="{y + 7 * step}" r="4"'
+                f' fill="{colour}" fill-opacity="0.7"><title>{_e(item["id"])}:'
+                f" {format_score(item['score'])}</title></circle>"
             )
     x = left + width * t
     parts.append(
-        f'<line x1="{x:.1f}" y1="8" x2="{x:.1f}" y2="80" stroke="#57606a"'
+        f'<line x1="{x:.1f}" y1="6" x2="{x:.1f}" y2="{30 + gap + 26}" stroke="#57606a"'
         f' stroke-dasharray="4 3"><title>threshold {format_bound(t)}</title></line>'
     )
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         parts.append(
-            f'<text x="{left + width * tick:.1f}" y="100" font-size="12" text-anchor="middle"'
-            f' fill="#57606a">{tick:g}</text>'
+            f'<text x="{left + width * tick:.1f}" y="{height - 6}" font-size="12"'
+            f' text-anchor="middle" fill="#57606a">{tick:g}</text>'
         )
     parts.append("</svg>")
     return "".join(parts)
