@@ -77,6 +77,15 @@ def add_calibrate(subparsers: Any) -> None:
         "Default: the embedded offline judge (no key, no network). Unset options fall back to"
         " the environment, as for compare.",
     )
+    cost = p.add_argument_group("cost")
+    for side, tokens in (("input", "prompt"), ("output", "completion")):
+        cost.add_argument(
+            f"--price-{side}-per-mtok",
+            type=_price,
+            metavar="USD",
+            help=f"US dollars per million {tokens} tokens, for the cost estimate (default:"
+            " the built-in price table; pytest's llm_price_*_per_mtok)",
+        )
     report = p.add_argument_group("report")
     report.add_argument(
         "--report", choices=REPORT_FORMATS, help="also write a report file; needs -o"
@@ -88,6 +97,41 @@ def add_calibrate(subparsers: Any) -> None:
         help="where --report writes (format from the suffix .json/.html when --report is"
         " not given)",
     )
+
+
+def _price(text: str) -> float:
+    """A finite number >= 0."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text}")
+    return value
+
+
+def _totals(stats: dict[str, Any], args: argparse.Namespace) -> Any:
+    """The judge's totals; with ``--price-*-per-mtok``, the cost from those prices (the other
+    side's price from the table, or 0), as the session's budget prices it."""
+    import dataclasses
+
+    from scorekit._budget import BudgetCaps, price_of
+    from scorekit.report._totals import judge_totals
+
+    totals = judge_totals(stats)
+    if totals is None or (args.price_input_per_mtok is None and args.price_output_per_mtok is None):
+        return totals
+    table = price_of(totals.model) or (0.0, 0.0)
+    caps = BudgetCaps(
+        price_input=table[0] if args.price_input_per_mtok is None else args.price_input_per_mtok,
+        price_output=(
+            table[1] if args.price_output_per_mtok is None else args.price_output_per_mtok
+        ),
+    )
+    cost = caps.cost(totals.prompt_tokens, totals.completion_tokens) if totals.tokens else None
+    return dataclasses.replace(totals, cost_usd=cost)
 
 
 def _fail(code: int, message: str) -> int:
@@ -152,9 +196,7 @@ def run_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
     except JudgeError as exc:
         return _fail(EXIT_JUDGE_FAILED, f"the judge failed: {exc}")
 
-    from scorekit.report._totals import judge_totals
-
-    totals = judge_totals(stats)
+    totals = _totals(stats, args)
     doc = calibration_document(
         scored,
         source=args.labelled,

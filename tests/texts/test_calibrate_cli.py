@@ -356,11 +356,13 @@ def test_bad_file_is_one_line_naming_file_and_line(
         (["calibrate", "{file}", "-o", "out.md"], "add --report json|html"),
         (["calibrate", "{file}", "--provider", "nope"], "--provider 'nope' is not local, openai"),
         (["calibrate", "{file}", "--timeout", "soon"], "--timeout must be a number, got 'soon'."),
+        (["calibrate", "{file}", "--price-input-per-mtok", "-1"],
+         "argument --price-input-per-mtok: expected a number >= 0, got -1"),
         (["calibrate", "{file}", "--provider", "openai"],
          "unusable judge settings: The openai judge needs a model: --model"),
     ],
     ids=["missing", "folder", "flip-without-repeats", "threshold", "repeats", "report-no-path",
-         "report-suffix", "provider", "bad-setting", "no-model"],
+         "report-suffix", "provider", "bad-setting", "price", "no-model"],
 )  # fmt: skip
 def test_bad_options_are_one_line_and_exit_2(
     tmp_path: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
@@ -452,6 +454,18 @@ def test_fake_server_calls_and_cost(fake_llm: FakeLLM, museum: str, tmp_path: Pa
     # The price table's gpt-4o-mini: $0.15 / $0.60 per million tokens.
     assert judge["estimated_cost_usd"] == pytest.approx((prompt * 0.15 + completion * 0.6) / 1e6)
     assert FAKE_KEY not in report.read_text(encoding="utf-8")
+
+
+def test_fake_server_cost_from_given_prices(fake_llm: FakeLLM, museum: str) -> None:
+    code, doc = _json(["calibrate", museum, *_fake_args(fake_llm)])
+    assert code == EXIT_OK
+    assert doc["judge"]["estimated_cost_usd"] is None  # fake-model is not in the price table
+    code, doc = _json(["calibrate", museum, *_fake_args(fake_llm), "--price-input-per-mtok", "1",
+                       "--price-output-per-mtok", "2"])  # fmt: skip
+    judge = doc["judge"]
+    assert judge["estimated_cost_usd"] == pytest.approx(
+        (judge["prompt_tokens"] * 1 + judge["completion_tokens"] * 2) / 1e6
+    )
 
 
 def test_fake_server_cache_hits(fake_llm: FakeLLM, museum: str, tmp_path: Path) -> None:
