@@ -212,7 +212,9 @@ def run_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
     shown = rounded_document(doc)
     written = None
     if fmt is not None:
-        written = _write(fmt, args.output, shown, settings.api_key)
+        # JSON holds rounded scores; the pages and lines format the exact ones (so a score
+        # just below a bound never reads as equal to it).
+        written = _write(fmt, args.output, shown if fmt == "json" else doc, settings.api_key)
         if isinstance(written, int):
             return written
     from scorekit.report._calibration_report import gate_lines, render_calibration_text
@@ -221,15 +223,15 @@ def run_calibrate(args: argparse.Namespace, out: IO[str]) -> int:
         if args.json:
             out.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
             out.flush()
-            for line in gate_lines(shown):  # stdout stays one JSON document
+            for line in gate_lines(doc):  # stdout stays one JSON document
                 sys.stderr.write(line + "\n")
         else:
             from scorekit._text_table import terminal_width
 
-            out.write(render_calibration_text(shown, terminal_width(out)) + "\n")
+            out.write(render_calibration_text(doc, terminal_width(out)) + "\n")
             if written is not None:
                 out.write(f"{fmt} report written to {written}\n")
-            for line in gate_lines(shown):
+            for line in gate_lines(doc):
                 out.write(line + "\n")
         out.flush()
     except BrokenPipeError:

@@ -201,6 +201,21 @@ def test_json_keeps_stdout_one_document_and_says_the_verdict_on_stderr(
     assert capsys.readouterr().err.splitlines()[-1].startswith("FAIL: balanced accuracy")
 
 
+def test_a_value_just_past_a_bound_never_reads_as_equal_to_it() -> None:
+    from scorekit.report._calibration_report import gate_lines
+
+    gates = [
+        {"option": "--min-balanced-accuracy", "figure": "balanced_accuracy", "bound": 0.8,
+         "value": 0.79996, "met": False, "by": 0.8 - 0.79996},
+        {"option": "--max-flip-rate", "figure": "flip_rate", "bound": 0.1, "value": 0.10002,
+         "met": False, "by": 0.10002 - 0.1},
+    ]  # fmt: skip
+    assert gate_lines({"threshold": 0.5, "gates": gates}) == [
+        "FAIL: balanced accuracy at 0.5 0.79996 < --min-balanced-accuracy 0.8 by 0.00004;"
+        " flip rate 0.10002 > --max-flip-rate 0.1 by 0.00002"
+    ]
+
+
 def _wobbly_rows(tmp_path: Path) -> str:
     # 3 wobbly items (label 1: answered 1, 0, 1, ... on successive calls), 4 steady supported
     # items (label 1, score 1), 3 steady unsupported ones (label 0, score 0).
@@ -277,14 +292,21 @@ def test_items_are_scored_concurrently(eight: str, monkeypatch: pytest.MonkeyPat
     assert doc["overall"]["balanced_accuracy"] == 0.625  # the same answers as SentenceJudge
 
 
-def test_console_script_exit_code_and_last_line(eight: str) -> None:
+def _command() -> list[str]:
     script = Path(sys.executable).with_name("texts-score")
-    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "pytest_texts_score.cli"]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent),
-                                                       str(ROOT / "tests")])}  # fmt: skip
+    return [str(script)] if script.exists() else [sys.executable, "-m", "pytest_texts_score.cli"]
+
+
+def _child_env() -> dict[str, str]:
+    # The scripted judges' modules importable in the child.
+    folders = [str(Path(__file__).parent), str(ROOT / "tests")]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(folders)}
+
+
+def test_console_script_exit_code_and_last_line(eight: str) -> None:
     proc = subprocess.run(
-        [*cmd, "calibrate", eight, *SENTENCES, "--min-balanced-accuracy", "0.9"],
-        capture_output=True, text=True, timeout=120, env=env,
+        [*_command(), "calibrate", eight, *SENTENCES, "--min-balanced-accuracy", "0.9"],
+        capture_output=True, text=True, timeout=120, env=_child_env(),
     )  # fmt: skip
     assert proc.returncode == EXIT_MISSED, proc.stderr
     assert proc.stdout.splitlines()[-1].startswith("FAIL: balanced accuracy at 0.5 0.6250 <")
@@ -491,15 +513,19 @@ def test_fake_server_same_judge_is_not_flagged(fake_llm: FakeLLM, museum: str) -
     assert "flips on 0 of 6 items (0.00%)" in out
 
 
-def test_fake_server_failure_is_exit_3(
-    fake_llm: FakeLLM, museum: str, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_fake_server_failure_is_exit_3(fake_llm: FakeLLM, museum: str) -> None:
     fake_llm.expected_key = "another-key"  # every request gets 401
-    code, out = _run(["calibrate", museum, *_fake_args(fake_llm)])
-    err = capsys.readouterr().err
-    assert code == EXIT_JUDGE_FAILED
-    assert out == ""
+    # In a child process: the fake server's own log of the requests cut short (the other
+    # items' calls are cancelled) stays out of the command's stderr.
+    proc = subprocess.run(
+        [*_command(), "calibrate", museum, *_fake_args(fake_llm)],
+        capture_output=True, text=True, timeout=120, env=_child_env(),
+    )  # fmt: skip
+    assert proc.returncode == EXIT_JUDGE_FAILED
+    assert proc.stdout == ""
+    err = proc.stderr
     assert err.count("\n") == 1 and err.startswith("texts-score: error: the judge failed: item")
+    assert "rejected the API key (HTTP 401)" in err
     assert FAKE_KEY not in err
 
 

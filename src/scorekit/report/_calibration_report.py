@@ -120,7 +120,7 @@ def _gate_text(gate: Mapping[str, Any], threshold: float) -> str:
         sign = "<=" if gate["met"] else ">"
     text = f"{what} {sign} {gate['option']} {format_bound(bound)}"
     if not gate["met"]:
-        text += f" by {format_score(float(gate['by']))}"
+        text += f" by {format_score(float(gate['by']), 0.0)}"  # never "by 0.0000"
     return text
 
 
