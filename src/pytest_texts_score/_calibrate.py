@@ -300,7 +300,8 @@ def calibration_document(
     ``flip_rate``), ``judge`` (calls, cache hits, tokens, estimated cost), ``gates`` and
     ``items`` (``id``, ``domain``, ``metric``, ``label``, ``score``, ``runs``, ``verdict``,
     ``agrees``). A figure that needs both classes is null in a domain with one class only.
-    ``domains`` is empty when no item names a domain.
+    ``domains`` is empty when no item names a domain; items without one are then under
+    ``"(no domain)"``.
     """
     from scorekit.report._document import created_stamp, finite
 
@@ -320,7 +321,10 @@ def calibration_document(
         "metrics": metrics,
         "overall": _figures(scored, threshold),
         "domains": (
-            {name: _figures(group, threshold) for name, group in sorted(domains.items())}
+            {
+                name or "(no domain)": _figures(group, threshold)
+                for name, group in sorted(domains.items())
+            }
             if named
             else {}
         ),

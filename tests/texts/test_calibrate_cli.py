@@ -168,6 +168,18 @@ def test_metric_per_item(tmp_path: Path) -> None:
     assert scores == {"p": ("precision", 1.0), "r": ("recall", 0.5), "f": ("f1", 0.6667)}
     assert doc["metrics"] == {"precision": 1, "recall": 1, "f1": 1}
     assert doc["domains"] == {}  # no item names one
+    rows[0]["domain"] = "ferries"
+    _, doc = _json(["calibrate", _write(tmp_path / "m.jsonl", rows), *SENTENCES])
+    assert {name: d["items"] for name, d in doc["domains"].items()} == {
+        "(no domain)": 2,
+        "ferries": 1,
+    }
+    # One label only in each: no ROC AUC, no best threshold; the balanced accuracy is the
+    # recall of the label present ("ferries": p is supported and scores 1).
+    ferries = doc["domains"]["ferries"]
+    assert (ferries["roc_auc"], ferries["best_threshold"], ferries["balanced_accuracy"]) == (
+        None, None, 1.0
+    )  # fmt: skip
 
 
 # -- gates and exit codes ------------------------------------------------------------------------
