@@ -6,11 +6,14 @@ Usage::
     texts-score compare expected.txt -            # GIVEN from stdin
     texts-score compare --expected-text "..." --given-text "..." --json
     texts-score eval-dataset pairs.jsonl -o results.parquet   # a whole dataset
+    texts-score calibrate labelled.jsonl --min-balanced-accuracy 0.8   # trust the judge?
 
 Exit codes: 0 scored; 2 bad input (missing file, empty text, unknown option, a setting that is
 unusable, or settings that name no usable judge: unknown provider, no model or key); 3 a judge
 that was configured failed at run time (unreachable, rejected key, invalid replies after the
-retries, a model that cannot be loaded).
+retries, a model that cannot be loaded). ``eval-dataset`` and ``calibrate`` also exit 1 when a
+bound they were given (``--min-mean``; ``--min-balanced-accuracy``, ``--max-flip-rate``) is
+missed.
 """
 
 from __future__ import annotations
@@ -68,7 +71,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The ``texts-score`` argument parser (sub-command ``compare``)."""
+    """The ``texts-score`` argument parser (sub-commands ``compare``, ``eval-dataset`` and
+    ``calibrate``)."""
     parser = _Parser(
         prog=PROG,
         description="Score a text against a reference: precision, recall and F1 from an LLM"
@@ -126,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     from pytest_texts_score._dataset_cli import add_eval_dataset
 
     add_eval_dataset(subs)
+    from pytest_texts_score._calibrate_cli import add_calibrate
+
+    add_calibrate(subs)
     return parser
 
 
@@ -379,6 +386,10 @@ def main(
         from pytest_texts_score._dataset_cli import run_eval_dataset
 
         return run_eval_dataset(args, stdout)
+    if args.command == "calibrate":
+        from pytest_texts_score._calibrate_cli import run_calibrate
+
+        return run_calibrate(args, stdout)
     if args.command != "compare":
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT

@@ -1,0 +1,427 @@
+"""Judge calibration: score labelled text pairs on a judge and measure how well its scores
+separate the supported from the unsupported (``texts-score calibrate``).
+
+A labelled file is JSON lines, one item per line::
+
+    {"id": "geo-1", "expected": "...", "given": "...", "label": 1, "domain": "geography"}
+
+``label`` is 1 when ``given`` is supported by ``expected``, 0 when it is not; ``domain``
+(optional) groups the figures; ``metric`` (optional) is the score the item is judged on:
+``precision`` (the default: is what ``given`` says backed by ``expected``?), ``recall`` or
+``f1``.
+
+Every item is scored at once on the judge (its ``max_concurrency`` bounds the calls in flight),
+as ``eval-dataset`` scores a batch. With ``repeats`` > 1 each item is scored that many times
+(as that many question runs, each with its own judge calls and cache entries); its score is the
+mean of the repeats, and the repeats give the judge's self-consistency. The statistics are in
+:mod:`scorekit._calibration`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scorekit._calibration import (
+    balanced_accuracy,
+    best_threshold,
+    cohen_kappa,
+    confusion,
+    roc_auc,
+    self_consistency,
+)
+
+__all__ = [
+    "METRICS",
+    "SCHEMA",
+    "CalibrationError",
+    "LabelledItem",
+    "ScoredItem",
+    "calibration_document",
+    "read_labelled",
+    "score_items",
+]
+
+SCHEMA = "llm-scorekit-calibration/1"
+METRICS = ("precision", "recall", "f1")
+DEFAULT_METRIC = "precision"
+#: The domain name of items that give none.
+NO_DOMAIN = ""
+
+_FIELDS_HINT = (
+    'write one JSON object per line: {"id": ..., "expected": ..., "given": ..., "label": 1 or 0}'
+)
+
+
+class CalibrationError(ValueError):
+    """A labelled file the command cannot use; the message is one line naming the file, the
+    line when there is one, and what to do."""
+
+
+@dataclass(frozen=True)
+class LabelledItem:
+    """One labelled pair of texts.
+
+    Attributes:
+        id: the item's id (as text).
+        expected / given: the reference and the text under test.
+        label: 1 when ``given`` is supported by ``expected``, else 0.
+        domain: the item's domain ("" when it gives none).
+        metric: the score the item is judged on.
+        line: its line in the file (1-based).
+    """
+
+    id: str
+    expected: str
+    given: str
+    label: int
+    domain: str = NO_DOMAIN
+    metric: str = DEFAULT_METRIC
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class ScoredItem:
+    """A labelled item and the judge's scores of it (one per repeat; ``score`` their mean)."""
+
+    item: LabelledItem
+    runs: tuple[float, ...]
+
+    @property
+    def score(self) -> float:
+        """The mean of the repeats' scores."""
+        return sum(self.runs) / len(self.runs)
+
+
+def _text_field(where: str, row: Mapping[str, Any], name: str) -> str:
+    if name not in row or row[name] is None:
+        raise CalibrationError(f"{where}: no {name!r}; {_FIELDS_HINT}")
+    value = row[name]
+    if not isinstance(value, str):
+        raise CalibrationError(f"{where}: {name!r} must be text, got {type(value).__name__}")
+    if not value.strip():
+        raise CalibrationError(f"{where}: {name!r} is empty; give a text with some words")
+    return value
+
+
+def _item(where: str, line: int, row: Any, seen: dict[str, int]) -> LabelledItem:
+    if not isinstance(row, dict):
+        raise CalibrationError(
+            f"{where}: a row must be a JSON object, got {type(row).__name__}; {_FIELDS_HINT}"
+        )
+    raw_id = row.get("id")
+    if raw_id is None or isinstance(raw_id, (bool, list, dict)) or str(raw_id).strip() == "":
+        raise CalibrationError(
+            f"{where}: no 'id' (a string or a number); give every row an id of its own"
+        )
+    item_id = str(raw_id)
+    if item_id in seen:
+        raise CalibrationError(
+            f"{where}: id {item_id!r} is already used on line {seen[item_id]};"
+            " give every row an id of its own"
+        )
+    expected = _text_field(where, row, "expected")
+    given = _text_field(where, row, "given")
+    if "label" not in row:
+        raise CalibrationError(
+            f"{where}: no 'label'; label each row 1 (given is supported by expected) or 0 (not)"
+        )
+    label = row["label"]
+    if isinstance(label, bool) or label not in (0, 1):
+        raise CalibrationError(
+            f"{where}: label must be 0 or 1, got {json.dumps(label)}; label each row 1"
+            " (given is supported by expected) or 0 (not)"
+        )
+    metric = row.get("metric", DEFAULT_METRIC)
+    if metric is None:
+        metric = DEFAULT_METRIC
+    if metric not in METRICS:
+        raise CalibrationError(
+            f"{where}: unknown metric {json.dumps(metric)}; use precision, recall or f1"
+            " (or leave it out for precision)"
+        )
+    domain = row.get("domain")
+    if domain is not None and not isinstance(domain, str):
+        raise CalibrationError(f"{where}: 'domain' must be text, got {type(domain).__name__}")
+    seen[item_id] = line
+    return LabelledItem(
+        id=item_id,
+        expected=expected,
+        given=given,
+        label=int(label),
+        domain=(domain or NO_DOMAIN).strip(),
+        metric=str(metric),
+        line=line,
+    )
+
+
+def read_labelled(path: str | Path) -> list[LabelledItem]:
+    """The items of a labelled JSON lines file (blank lines are skipped).
+
+    Raises:
+        CalibrationError: the file is missing, unreadable, empty, holds a line that is not a
+            JSON object with ``id``, ``expected``, ``given`` and a ``label`` of 0 or 1, an
+            unknown ``metric``, an id used twice, or labels of one class only.
+
+    Example:
+        >>> import tempfile, os
+        >>> p = os.path.join(tempfile.mkdtemp(), "l.jsonl")
+        >>> _ = open(p, "w").write('{"id": 1, "expected": "A.", "given": "A.", "label": 2}\\n')
+        >>> try:
+        ...     read_labelled(p)
+        ... except CalibrationError as exc:
+        ...     print(str(exc).split(": ", 1)[1])
+        label must be 0 or 1, got 2; label each row 1 (given is supported by expected) or 0 (not)
+    """
+    p = Path(path)
+    name = str(path)
+    if not p.exists():
+        raise CalibrationError(f"labelled file {name!r} does not exist")
+    if p.is_dir():
+        raise CalibrationError(f"labelled path {name!r} is a folder; give a JSON lines file")
+    try:
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CalibrationError(f"labelled file {name!r} is not UTF-8 text") from None
+    except OSError as exc:
+        raise CalibrationError(f"labelled file {name!r} cannot be read ({exc.strerror})") from None
+    items: list[LabelledItem] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        where = f"{name} line {number}"
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            reason = str(exc).split(":")[0]
+            raise CalibrationError(f"{where}: not valid JSON ({reason}); {_FIELDS_HINT}") from None
+        items.append(_item(where, number, row, seen))
+    if not items:
+        raise CalibrationError(f"{name} is empty; {_FIELDS_HINT}")
+    classes = {i.label for i in items}
+    if len(classes) < 2:
+        (only,) = classes
+        other = 1 - only
+        raise CalibrationError(
+            f"{name}: every label is {only} ({len(items)} rows); calibration needs both"
+            f" classes: add rows labelled {other}"
+        )
+    return items
+
+
+async def _score_one(judge: Any, item: LabelledItem, repeats: int) -> ScoredItem:
+    from pytest_texts_score._pipeline import aevaluate_texts
+    from scorekit.judges import JudgeConfigError, JudgeError
+
+    try:
+        outcome = await aevaluate_texts(
+            item.expected, item.given, judge=judge, metric=item.metric, question_runs=repeats
+        )
+    except JudgeConfigError:
+        raise
+    except JudgeError as exc:
+        # Which item it was, for the one line the command prints.
+        raise JudgeError(
+            f"item {item.id!r} (line {item.line}): {exc}", transient=exc.transient
+        ) from exc
+    runs = tuple(float(getattr(run, item.metric)) for run in outcome.runs)
+    return ScoredItem(item, runs)
+
+
+def score_items(
+    items: Sequence[LabelledItem], *, session: Any, repeats: int = 1
+) -> list[ScoredItem]:
+    """Score every item on the session's judge, all at once (the judge's limit bounds the
+    calls in flight), ``repeats`` times each.
+
+    Raises:
+        scorekit.judges.JudgeError: the judge failed on an item (the message names it); the
+            other items' calls are cancelled.
+    """
+    from pytest_texts_score._pipeline import _all, judge_of
+    from scorekit.judges import run_sync
+
+    judge = judge_of(session)
+
+    async def run() -> list[ScoredItem]:
+        return await _all([_score_one(judge, item, repeats) for item in items])
+
+    return run_sync(run()) if items else []
+
+
+def _figures(scored: Sequence[ScoredItem], threshold: float) -> dict[str, Any]:
+    scores = [s.score for s in scored]
+    labels = [s.item.label for s in scored]
+    tp, fp, tn, fn = confusion(scores, labels, threshold)
+    both = 0 < sum(labels) < len(labels)
+    best = best_threshold(scores, labels) if both else None
+    out: dict[str, Any] = {
+        "items": len(scored),
+        "supported": sum(labels),
+        "unsupported": len(labels) - sum(labels),
+        "balanced_accuracy": balanced_accuracy(scores, labels, threshold),
+        "best_threshold": best[0] if best else None,
+        "balanced_accuracy_at_best": best[1] if best else None,
+        "roc_auc": roc_auc(scores, labels),
+        "kappa": cohen_kappa(scores, labels, threshold),
+        "confusion": {"tp": tp, "fp": fp, "tn": tn, "fn": fn},
+    }
+    if len(scored[0].runs) > 1:
+        c = self_consistency([s.runs for s in scored], threshold)
+        out["consistency"] = {
+            "repeats": c.repeats,
+            "mean_abs_diff": c.mean_abs_diff,
+            "flips": c.flips,
+            "flip_rate": c.flip_rate,
+        }
+    return out
+
+
+def calibration_document(
+    scored: Sequence[ScoredItem],
+    *,
+    source: str,
+    threshold: float,
+    repeats: int,
+    judge: Mapping[str, Any] | None,
+    gates: Sequence[Mapping[str, Any]] = (),
+) -> dict[str, Any]:
+    """The calibration's result as one plain document (what ``--report json`` writes).
+
+    Schema ``llm-scorekit-calibration/1``: ``source``, ``threshold``, ``repeats``, ``metrics``
+    (items per metric), ``overall`` and ``domains`` (name -> the same figures: ``items``,
+    ``supported``, ``unsupported``, ``balanced_accuracy`` at ``threshold``, ``best_threshold``,
+    ``balanced_accuracy_at_best``, ``roc_auc``, ``kappa`` at ``threshold``, ``confusion``,
+    and with repeats ``consistency``: ``repeats``, ``mean_abs_diff``, ``flips``,
+    ``flip_rate``), ``judge`` (calls, cache hits, tokens, estimated cost), ``gates`` and
+    ``items`` (``id``, ``domain``, ``metric``, ``label``, ``score``, ``runs``, ``verdict``,
+    ``agrees``). A figure that needs both classes is null in a domain with one class only.
+    ``domains`` is empty when no item names a domain; items without one are then under
+    ``"(no domain)"``.
+    """
+    from scorekit.report._document import created_stamp, finite
+
+    domains: dict[str, list[ScoredItem]] = {}
+    for s in scored:
+        domains.setdefault(s.item.domain, []).append(s)
+    named = any(name != NO_DOMAIN for name in domains)
+    metrics: dict[str, int] = {}
+    for s in scored:
+        metrics[s.item.metric] = metrics.get(s.item.metric, 0) + 1
+    doc: dict[str, Any] = {
+        "schema": SCHEMA,
+        "created": created_stamp(),
+        "source": source,
+        "threshold": threshold,
+        "repeats": repeats,
+        "metrics": metrics,
+        "overall": _figures(scored, threshold),
+        "domains": (
+            {
+                name or "(no domain)": _figures(group, threshold)
+                for name, group in sorted(domains.items())
+            }
+            if named
+            else {}
+        ),
+        "judge": dict(judge) if judge is not None else None,
+        "gates": [dict(g) for g in gates],
+        "items": [
+            {
+                "id": s.item.id,
+                "line": s.item.line,
+                "domain": s.item.domain or None,
+                "metric": s.item.metric,
+                "label": s.item.label,
+                "score": s.score,
+                "runs": list(s.runs),
+                "verdict": 1 if s.score >= threshold else 0,
+                "agrees": (1 if s.score >= threshold else 0) == s.item.label,
+            }
+            for s in scored
+        ],
+    }
+    result: dict[str, Any] = finite(doc)
+    return result
+
+
+#: Keys of the document whose numbers are scores (rounded in what the command writes).
+_SCORE_KEYS = frozenset(
+    {
+        "balanced_accuracy",
+        "balanced_accuracy_at_best",
+        "best_threshold",
+        "roc_auc",
+        "kappa",
+        "mean_abs_diff",
+        "flip_rate",
+        "score",
+        "runs",
+        "value",
+        "by",
+    }
+)
+
+
+def rounded_document(value: Any, key: str | None = None) -> Any:
+    """A copy of the document with its scores rounded as every output rounds them.
+
+    Example:
+        >>> rounded_document({"overall": {"roc_auc": 2 / 3, "items": 3}, "runs": [1 / 3]})
+        {'overall': {'roc_auc': 0.6667, 'items': 3}, 'runs': [0.3333]}
+    """
+    from scorekit._rounding import round_score
+
+    if isinstance(value, dict):
+        return {k: rounded_document(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rounded_document(v, key) for v in value]
+    if key in _SCORE_KEYS and isinstance(value, float):
+        return round_score(value)
+    return value
+
+
+def check_gates(
+    doc: Mapping[str, Any],
+    *,
+    min_balanced_accuracy: float | None,
+    max_flip_rate: float | None,
+) -> list[dict[str, Any]]:
+    """The gates asked for and whether the calibration met each.
+
+    Example:
+        >>> doc = {"threshold": 0.5, "overall": {"balanced_accuracy": 0.75}}
+        >>> [g["met"] for g in check_gates(doc, min_balanced_accuracy=0.8, max_flip_rate=None)]
+        [False]
+    """
+    gates: list[dict[str, Any]] = []
+    overall = doc["overall"]
+    if min_balanced_accuracy is not None:
+        value = float(overall["balanced_accuracy"])
+        gates.append(
+            {
+                "option": "--min-balanced-accuracy",
+                "figure": "balanced_accuracy",
+                "bound": min_balanced_accuracy,
+                "value": value,
+                "met": value >= min_balanced_accuracy,
+                "by": min_balanced_accuracy - value,
+            }
+        )
+    if max_flip_rate is not None:
+        value = float(overall["consistency"]["flip_rate"])
+        gates.append(
+            {
+                "option": "--max-flip-rate",
+                "figure": "flip_rate",
+                "bound": max_flip_rate,
+                "value": value,
+                "met": value <= max_flip_rate,
+                "by": value - max_flip_rate,
+            }
+        )
+    return gates
