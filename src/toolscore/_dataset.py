@@ -106,6 +106,7 @@ class ToolTask:
     main_score = "score"
     processes = True
     pause_gc = True  # pure computation: the collector is paused for a whole batch
+    fork_safe = True  # pure computation on this thread: workers may be forked (Linux)
 
     @property
     def columns(self) -> tuple[str, ...]:

@@ -8,7 +8,11 @@ that come back in range order. Other sources (compressed or Parquet files, rows,
 read here and sent a batch at a time. At most ``2 * workers + 1`` ranges or batches are in
 flight, so memory does not grow with the input.
 Workers are started with ``spawn`` (the same on every platform, and safe with the judge's
-background threads); they ignore Ctrl-C, which the driver handles for them. A script that starts
+background threads), except on Linux for a task that says it may be forked (``fork_safe``: pure
+computation, such as tool-call scoring) while this process runs no other thread: a forked
+worker starts at once, with the driver's modules already imported, where a spawned one spends
+a third of a second of CPU importing them (5 % of a 200,000-row run on two cores). Workers
+ignore Ctrl-C, which the driver handles for them. A script that starts
 a run at module level, without ``if __name__ == "__main__":``, gets one error naming the guard
 (``_main_guard``), not one multiprocessing traceback per worker.
 """
@@ -18,6 +22,9 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
+import threading
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -31,7 +38,7 @@ from scorekit.batch._readers import line_ranges, read_line_range
 from scorekit.batch._sources import SourceFile
 from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, freeze_heap, score_batch
 
-__all__ = ["RANGE_BYTES", "cpu_count", "local_results", "range_jobs"]
+__all__ = ["RANGE_BYTES", "cpu_count", "local_results", "range_jobs", "start_method"]
 
 #: Bytes of JSON lines per range a worker reads itself.
 RANGE_BYTES = 1 << 20
@@ -50,6 +57,34 @@ def cpu_count() -> int:
         return max(len(os.sched_getaffinity(0)), 1)
     except AttributeError:  # pragma: no cover  # macOS, Windows
         return max(os.cpu_count() or 1, 1)
+
+
+def start_method(task: BatchTask) -> str:
+    """``fork`` where that is safe for ``task`` here (see the module docstring), else ``spawn``.
+
+    Example:
+        >>> start_method(object())  # a task that does not say it may be forked
+        'spawn'
+    """
+    if not sys.platform.startswith("linux") or not getattr(task, "fork_safe", False):
+        return "spawn"
+    # Python threads only: the idle native pools of numpy's BLAS and pyarrow, which every
+    # run has, are fork-safe (their libraries reset them in the child), and a forked worker
+    # of a fork-safe task never uses them.
+    return "fork" if threading.active_count() == 1 else "spawn"
+
+
+def _start_workers(executor: ProcessPoolExecutor) -> None:
+    """Start the pool's processes now (a forking pool starts them all on its first task).
+
+    Python 3.12+ warns that forking a process with threads may deadlock the child; the only
+    threads here are native pools that are safe across fork (see :func:`start_method`).
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message=r".*multi-threaded.*fork", category=DeprecationWarning
+        )
+        executor.submit(int).result()
 
 
 def _init_worker(task: BatchTask, done: DoneIds | None) -> None:
@@ -160,12 +195,15 @@ def local_results(
 
             _check_pickles(task)
             note = guard.enter_context(worker_note())
+            method = start_method(task)
             executor = ProcessPoolExecutor(
                 max_workers=workers,
-                mp_context=multiprocessing.get_context("spawn"),
+                mp_context=multiprocessing.get_context(method),
                 initializer=_init_worker,
                 initargs=(task, done),
             )
+            if method == "fork":
+                _start_workers(executor)
             fn: Callable[[Any], Any] = _score_in_worker
         else:
             task.prepare()

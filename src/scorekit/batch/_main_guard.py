@@ -10,10 +10,17 @@ multiprocessing (:func:`refuse_in_starting_worker`) does nothing: in a worker of
 leaves the reason in a note for the driver and exits quietly; the driver
 (:func:`worker_note`) raises one :class:`~scorekit.batch.DatasetError` that names the guard. In
 a process some other pool started, the error is raised there.
+
+The driver looks first (:func:`refuse_unguarded_main`), before it starts a pool: a call made
+by the main script's module-level code, outside every ``if`` that tests ``__name__``, is
+refused at once with the same advice. That keeps the error the same whichever way the workers
+start (on Linux a pure-computation task's workers are forked, and never import the script):
+a script that works here works on macOS and Windows too.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import os
 import sys
@@ -29,6 +36,7 @@ __all__ = [
     "WORKER_NOTE_ENV",
     "read_note",
     "refuse_in_starting_worker",
+    "refuse_unguarded_main",
     "unguarded_main_message",
     "worker_note",
 ]
@@ -137,3 +145,72 @@ def read_note(note: Path) -> str | None:
     except OSError:
         return None
     return text or None
+
+
+def _main_script_frame() -> FrameType | None:
+    """The frame of the main script's module-level code, when this call comes from it."""
+    main = sys.modules.get("__main__")
+    if main is None or not getattr(main, "__file__", None):
+        return None  # python -c, a REPL, a notebook: nothing for a worker to import again
+    spec = getattr(main, "__spec__", None)
+    if spec is not None and str(spec.name).endswith(".__main__"):
+        return None  # python -m package: multiprocessing never runs __main__.py again
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_globals is main.__dict__ and frame.f_code.co_name == "<module>":
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def _tests_name(test: ast.expr) -> bool:
+    return any(isinstance(node, ast.Name) and node.id == "__name__" for node in ast.walk(test))
+
+
+def _guarded(source: str, line: int) -> bool:
+    """True when ``line`` is inside an ``if`` that tests ``__name__``, either branch (``if
+    __name__ != "__main__": ... else: run()`` guards too), or the source cannot be read: in
+    doubt, the call is not refused.
+
+    Example:
+        >>> _guarded("run()\\n", 1), _guarded('if __name__ == "__main__":\\n    run()\\n', 2)
+        (False, True)
+    """
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return True
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.If)
+            and _tests_name(node.test)
+            and node.lineno <= line <= (node.end_lineno or node.lineno)
+        ):
+            return True
+    return False
+
+
+def refuse_unguarded_main(workers: int | None, what: str = "evaluate_dataset") -> None:
+    """Refuse a run with worker processes that the main script starts at module level,
+    outside ``if __name__ == "__main__":`` (call it just before a pool is started).
+
+    Raises:
+        DatasetError: naming the call's file and line and the guard.
+    """
+    frame = _main_script_frame()
+    if frame is None:
+        return
+    path, line = frame.f_code.co_filename, frame.f_lineno
+    try:
+        with open(path, "rb") as fh:
+            source = fh.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return
+    if _guarded(source, line):
+        return
+    call = f"{what}(workers={workers})" if workers is not None else f"{what}()"
+    raise DatasetError(
+        f"{call} was called at the main script's module level ({path}, line {line}), where"
+        f" every worker process would run it again; put the call under"
+        ' `if __name__ == "__main__":`, or pass workers=1'
+    )

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError, JudgeOutageError
-from scorekit.batch._main_guard import refuse_in_starting_worker
+from scorekit.batch._main_guard import refuse_in_starting_worker, refuse_unguarded_main
 from scorekit.batch._progress import make_progress
 from scorekit.batch._readers import read_batches
 from scorekit.batch._sinks import open_sink
@@ -193,6 +193,8 @@ def run_dataset(
     n_workers = resolve_workers(task, engine, workers)
     if workers is None and engine == "local" and _small(resolved, size):
         n_workers = 1  # starting worker processes would take longer than the scoring
+    if engine == "local" and n_workers > 1:
+        refuse_unguarded_main(workers)  # the same error whether workers fork or spawn
     task = task.for_workers(n_workers)
 
     sink = open_sink(output, task.fields, resume) if output is not None else None
