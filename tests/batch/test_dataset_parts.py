@@ -40,6 +40,26 @@ def test_many_distinct_values_move_into_bins_within_half_a_bin() -> None:
     assert (d.minimum, d.maximum) == (float(values.min()), float(values.max()))
 
 
+@pytest.mark.parametrize("distinct", [12, 50_000], ids=["exact", "binned"])
+def test_buffered_batches_give_what_one_whole_add_gives(distinct: int) -> None:
+    # Batches are folded PENDING values at a time; every reading folds what is pending.
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, distinct, 40_000) / distinct
+    values[::97] = np.nan  # rows without this score
+    whole, batched = ScoreDistribution(), ScoreDistribution()
+    whole.add(values.copy())
+    for start in range(0, values.size, 512):
+        batched.add(values[start : start + 512])
+        if start == 512 * 20:  # a reading in the middle changes nothing
+            assert batched.count == np.count_nonzero(~np.isnan(values[: start + 512]))
+    expected, got = whole.to_dict(), batched.to_dict()
+    assert got.pop("mean") == pytest.approx(expected.pop("mean"), abs=1e-12)
+    assert got.pop("std") == pytest.approx(expected.pop("std"), abs=1e-12)
+    assert got == expected
+    assert got["count"] == np.count_nonzero(~np.isnan(values))
+    assert got["exact"] is (distinct < EXACT_LIMIT)
+
+
 def test_rows_without_a_score_are_left_out() -> None:
     d = ScoreDistribution()
     d.add(np.array([np.nan, 0.5, np.nan]))

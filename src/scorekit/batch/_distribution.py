@@ -21,6 +21,8 @@ QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
 EXACT_LIMIT = 4096
 BINS = 10_000
 HISTOGRAM_BINS = 20
+#: Values buffered before they are folded into the counts.
+PENDING = 16_384
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -36,23 +38,59 @@ class ScoreDistribution:
     """
 
     def __init__(self) -> None:
-        self.count = 0
+        self._count = 0
         self._exact: dict[float, int] | None = {}
         self._bins: npt.NDArray[np.int64] | None = None
         self._sum: list[float] = []  # partial sums (binned mode)
         self._squares: list[float] = []
-        self.minimum: float | None = None
-        self.maximum: float | None = None
+        self._minimum: float | None = None
+        self._maximum: float | None = None
+        self._pending: list[FloatArray] = []
+        self._pending_size = 0
 
     def add(self, values: FloatArray) -> None:
-        """Add finite values (NaN marks a row without this score and is left out)."""
+        """Add finite values (NaN marks a row without this score and is left out).
+
+        Values are folded in :data:`PENDING` at a time: a run adds a batch of 512 per score
+        column, and each fold costs a few NumPy calls whatever its size.
+        """
+        self._pending.append(values)
+        self._pending_size += int(values.size)
+        if self._pending_size >= PENDING:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._pending:
+            pending = self._pending
+            self._pending, self._pending_size = [], 0
+            self._fold(pending[0] if len(pending) == 1 else np.concatenate(pending))
+
+    @property
+    def count(self) -> int:
+        """How many values were added."""
+        self._flush()
+        return self._count
+
+    @property
+    def minimum(self) -> float | None:
+        """The smallest value, or None without values."""
+        self._flush()
+        return self._minimum
+
+    @property
+    def maximum(self) -> float | None:
+        """The largest value, or None without values."""
+        self._flush()
+        return self._maximum
+
+    def _fold(self, values: FloatArray) -> None:
         values = values[~np.isnan(values)]
         if values.size == 0:
             return
-        self.count += int(values.size)
+        self._count += int(values.size)
         low, high = float(values.min()), float(values.max())
-        self.minimum = low if self.minimum is None else min(self.minimum, low)
-        self.maximum = high if self.maximum is None else max(self.maximum, high)
+        self._minimum = low if self._minimum is None else min(self._minimum, low)
+        self._maximum = high if self._maximum is None else max(self._maximum, high)
         if self._exact is not None:
             uniq, counts = np.unique(values, return_counts=True)
             exact = self._exact
@@ -79,6 +117,7 @@ class ScoreDistribution:
     @property
     def exact(self) -> bool:
         """True while quantiles are exact (at most 4,096 distinct values so far)."""
+        self._flush()
         return self._exact is not None
 
     @property
@@ -97,12 +136,14 @@ class ScoreDistribution:
         return math.sqrt(max(self._total(squares=True) / self.count - mean * mean, 0.0))
 
     def _total(self, squares: bool) -> float:
+        self._flush()
         if self._exact is not None:
             power = 2 if squares else 1
             return math.fsum(v**power * c for v, c in self._exact.items())
         return math.fsum(self._squares if squares else self._sum)
 
     def _sorted(self) -> tuple[FloatArray, npt.NDArray[np.int64]]:
+        self._flush()
         if self._exact is not None:
             items = sorted(self._exact.items())
             return (
@@ -132,6 +173,7 @@ class ScoreDistribution:
     def histogram(self, bins: int = HISTOGRAM_BINS) -> list[int]:
         """Counts in ``bins`` equal bins over ``[0, 1]`` (1.0 falls in the last one)."""
         out = np.zeros(bins, dtype=np.int64)
+        self._flush()
         if self._exact is not None:
             if self._exact:
                 values = np.fromiter(self._exact.keys(), dtype=np.float64)

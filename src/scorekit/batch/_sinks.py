@@ -6,12 +6,13 @@ line.
 
 Parquet: a Parquet file is readable only once its footer is written, so a killed writer would
 leave nothing usable. Results therefore go to part files in ``<output>.parts/``, each written
-under a temporary name and renamed when complete (every 65,536 rows or 10 seconds); a killed run
-loses only the part in progress. At the end the parts are merged into ``<output>`` (row groups
-copied, memory bounded by one row group) and the folder is removed, the mark that says the
-output holds the parts last. A resumed run keeps the committed parts, and a finished output is
-moved into the parts folder to be merged again with the new rows. ``SCOREKIT_PARQUET_PART_ROWS``
-changes the rows per part (tests make it small).
+under a temporary name and renamed when complete (every 1,048,576 rows or 10 seconds, so a run
+that ends within one part has nothing to merge); a killed run loses only the part in progress.
+At the end the parts are merged into ``<output>`` (row groups copied, memory bounded by one row
+group) and the folder is removed, the mark that says the output holds the parts last. A resumed
+run keeps the committed parts, and a finished output is moved into the parts folder to be merged
+again with the new rows. ``SCOREKIT_PARQUET_PART_ROWS`` changes the rows per part (tests make it
+small).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from scorekit.batch._task import ERROR, ERROR_KIND, ID, ROW, Field
 __all__ = ["OUTPUT_FORMATS", "Sink", "arrow_schema", "open_sink", "output_format"]
 
 OUTPUT_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-_PART_ROWS = 65_536
+_PART_ROWS = 1_048_576
 _PART_SECONDS = 10.0
 _ROW_GROUP_ROWS = 16_384
 _MERGED_MARK = "_merged"
@@ -322,7 +323,9 @@ class ParquetSink:
         pending, rows = self._pending, self._pending_rows
         self._pending, self._pending_rows = [], 0
         self._part_rows += rows
-        self._writer.write_table(pa.concat_tables(pending), row_group_size=_ROW_GROUP_ROWS)
+        # One chunk per column: written from 512-row chunks, each page would be cut short.
+        table = pa.concat_tables(pending).combine_chunks()
+        self._writer.write_table(table, row_group_size=_ROW_GROUP_ROWS)
 
     def _commit(self) -> None:
         self._flush_group()
