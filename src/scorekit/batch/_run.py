@@ -17,6 +17,8 @@ from collections.abc import Iterator
 from types import FrameType, TracebackType
 from typing import Any, TextIO
 
+import numpy as np
+
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError, JudgeOutageError
 from scorekit.batch._main_guard import refuse_in_starting_worker, refuse_unguarded_main
@@ -254,7 +256,10 @@ def run_dataset(
                 keep = [j for j, key in enumerate(columns[ID]) if key is not None or not seen[j]]
                 if len(keep) < len(rows):
                     result.skipped += len(rows) - len(keep)
-                    columns = {k: [v[j] for j in keep] for k, v in columns.items()}
+                    columns = {
+                        k: v[keep] if isinstance(v, np.ndarray) else [v[j] for j in keep]
+                        for k, v in columns.items()
+                    }
                     rows = [rows[j] for j in keep]
             columns = {ID: columns[ID], ROW: rows, **{k: v for k, v in columns.items() if k != ID}}
             if first:

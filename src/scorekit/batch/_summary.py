@@ -136,7 +136,7 @@ def _most_common(counter: Counter[str], n: int | None = None) -> list[tuple[str,
 
 
 def _floats(values: Sequence[Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
-    return np.array(values, dtype=np.float64)  # None reads as NaN
+    return np.asarray(values, dtype=np.float64)  # None reads as NaN
 
 
 class Summarizer:
@@ -165,8 +165,8 @@ class Summarizer:
         self._lowest: list[tuple[float, int, str | None]] = []  # max-heap by (-score, -row)
         self.stats: Counter[str] = Counter()
 
-    def add(self, columns: dict[str, list[Any]], *, resumed: bool = False) -> None:
-        """Fold one batch of result columns (``row`` filled in)."""
+    def add(self, columns: dict[str, Any], *, resumed: bool = False) -> None:
+        """Fold one batch of result columns (``row`` filled in; numbers may be numpy arrays)."""
         n = len(columns[ID])
         if not n:
             return
@@ -196,7 +196,10 @@ class Summarizer:
                     values if None not in values else [v for v in values if v is not None]
                 )
             if f.failure and f.kind == "int":
-                hits = n - values.count(0) - values.count(None)  # ints: the rows above 0
+                if isinstance(values, np.ndarray):
+                    hits = int(np.count_nonzero(values))
+                else:
+                    hits = n - values.count(0) - values.count(None)  # ints: the rows above 0
                 if hits:
                     self.failures[f.failure] += hits
             elif f.failure and f.kind == "list[str]":
