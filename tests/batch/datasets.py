@@ -12,6 +12,8 @@ Tool-call rows cycle through kinds (the gold is always search -> book -> pay):
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +107,18 @@ def results(path: Path) -> list[dict[str, Any]]:
 
         return pq.read_table(path).to_pylist()
     return read_jsonl(path)
+
+
+def run_script(
+    path: Path, text: str, *args: str, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    """Write ``text`` to ``path`` and run it with this Python (a fresh process: how workers
+    start, what a command imports)."""
+    path.write_text(text, encoding="utf-8")
+    return subprocess.run(
+        [sys.executable, str(path), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

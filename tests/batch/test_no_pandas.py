@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from datasets import run_script
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("pandas") is None, reason="pandas is not installed here"
@@ -49,24 +49,13 @@ def _rows(path: Path, n: int) -> Path:
     return path
 
 
-def _run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    script = tmp_path / "command.py"
-    script.write_text(COMMAND, encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, str(script), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-
-
 def test_the_command_writes_parquet_without_importing_pandas(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
     source = _rows(tmp_path / "rows.jsonl", 3000)
     out = tmp_path / "out.parquet"
-    result = _run(tmp_path, "eval-dataset", str(source), "-o", str(out), "--workers", "2")
+    argv = ["eval-dataset", str(source), "-o", str(out), "--workers", "2"]
+    result = run_script(tmp_path / "command.py", COMMAND, *argv, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("pandas not imported")
     table = pq.read_table(out)
@@ -76,11 +65,7 @@ def test_the_command_writes_parquet_without_importing_pandas(tmp_path: Path) -> 
 
 
 def test_refused_only_within_the_block(tmp_path: Path) -> None:
-    script = tmp_path / "refused.py"
-    script.write_text(REFUSED, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
-    )
+    result = run_script(tmp_path / "refused.py", REFUSED)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["refused: True pandas", "after: pandas"]
 

@@ -3,11 +3,11 @@ runs no other thread, spawned otherwise; the results are the same either way."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from datasets import run_script
 
 SCRIPT = """\
 import json, sys, threading
@@ -29,11 +29,7 @@ if __name__ == "__main__":
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is used on Linux only")
 def test_tool_workers_fork_only_in_a_process_without_other_threads(tmp_path: Path) -> None:
-    script = tmp_path / "which.py"
-    script.write_text(SCRIPT, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False
-    )
+    result = run_script(tmp_path / "which.py", SCRIPT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == (
         '{"tools": "fork", "texts": "spawn", "tools, with a thread": "spawn"}'
@@ -67,18 +63,10 @@ if __name__ == "__main__":
 
 
 def test_forked_and_spawned_workers_write_the_same_rows(tmp_path: Path) -> None:
-    script = tmp_path / "run.py"
-    script.write_text(RUN, encoding="utf-8")
     outputs = {}
     for how in ("fork", "spawn"):
         out = tmp_path / f"{how}.jsonl"
-        result = subprocess.run(
-            [sys.executable, str(script), str(out), how],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
+        result = run_script(tmp_path / "run.py", RUN, str(out), how, timeout=300)
         assert result.returncode == 0, result.stderr
         outputs[how] = out.read_text(encoding="utf-8").splitlines()
     assert len(outputs["fork"]) == 3000
