@@ -212,6 +212,12 @@ def _shares(weights: Mapping[str, float]) -> tuple[tuple[int, float], ...]:
     return tuple((i, w) for i, w in enumerate(weights[k] for k in COMPONENTS) if w > 0)
 
 
+#: Scores seen -> their letter grade: a data set's scores take few distinct values, and a
+#: lookup costs a tenth of grading again (a NaN is never found: it is graded, and fails, as
+#: before).
+_GRADES: dict[float, str] = {}
+
+
 def _fields(
     ev: Evaluation, shares: tuple[tuple[int, float], ...], note: str | None
 ) -> tuple[Any, ...]:
@@ -242,9 +248,14 @@ def _fields(
         if c.agree == c.expected == c.actual:
             passed += 1
     tools, calls = ev.gold.tools, ev.trace.tools
+    grade = _GRADES.get(score)
+    if grade is None:
+        grade = letter_grade(score)
+        if len(_GRADES) < 4096:
+            _GRADES[score] = grade
     return (
         score,
-        letter_grade(score),
+        grade,
         *_metrics(ev),
         len(tools),
         len(calls),

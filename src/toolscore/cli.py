@@ -52,15 +52,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
+class _Version(argparse.Action):
+    """``--version``, reading the installed version only when asked (importlib.metadata
+    takes 20 ms to import, which every other command would pay)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from toolscore import __version__
+
+        sys.stdout.write(f"toolscore, version {__version__}\n")
+        parser.exit()
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="toolscore",
         description="Score the tool calls of LLM agents: against gold files (eval, compare, "
         "regression), against approved snapshots (record, approve, snapshots), and more.",
     )
-    from toolscore import __version__
-
-    parser.add_argument("--version", action="version", version=f"toolscore, version {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     evaluate_commands.register(sub)
     dataset_command.register(sub)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import signal
 import sys
 import threading
@@ -31,6 +32,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from scorekit._gc_pause import gc_paused
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError
 from scorekit.batch._main_guard import read_note, worker_note
@@ -100,14 +102,14 @@ def _init_worker(task: BatchTask, done: DoneIds | None) -> None:
     freeze_heap()  # this process's own: never unfrozen
 
 
-def _score_in_worker(batch: RowBatch) -> ResultBatch:
+def _score_in_worker(batch: RowBatch) -> bytes:
     if _failed is not None:
         raise _failed
     assert _task is not None, "worker not initialised"
-    return score_batch(_task, batch, _done)
+    return _dumps([score_batch(_task, batch, _done)])
 
 
-def _score_range_in_worker(job: RangeJob) -> list[ResultBatch]:
+def _score_range_in_worker(job: RangeJob) -> bytes:
     if _failed is not None:
         raise _failed
     assert _task is not None, "worker not initialised"
@@ -118,7 +120,21 @@ def _score_range_in_worker(job: RangeJob) -> list[ResultBatch]:
         # No start position: the driver drops id-less rows a resumed run holds already.
         batch = RowBatch(lines=lines[i : i + size], nbytes=end - start if i == 0 else 0)
         out.append(score_batch(_task, batch, _done))
-    return out
+    return _dumps(out)
+
+
+def _dumps(results: list[ResultBatch]) -> bytes:
+    # Sent pickled: the pool's own thread then only copies bytes, and the driver unpickles
+    # them on its thread with the collector paused (``_loads``).
+    return pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _loads(blob: bytes) -> list[ResultBatch]:
+    """A worker's results. Unpickling builds thousands of small lists a batch, and the
+    collector would rescan them again and again (a tenth of the driver's CPU)."""
+    with gc_paused():
+        results: list[ResultBatch] = pickle.loads(blob)
+    return results
 
 
 def range_jobs(files: Iterable[SourceFile], batch_size: int, workers: int) -> list[RangeJob] | None:
@@ -215,8 +231,11 @@ def local_results(
         try:
             window = 2 * max(workers, 2) + 1
             if workers > 1 and ranges is not None:
-                for results in _ordered(executor, _score_range_in_worker, ranges, window):
-                    yield from results
+                for blob in _ordered(executor, _score_range_in_worker, ranges, window):
+                    yield from _loads(blob)
+            elif workers > 1:
+                for blob in _ordered(executor, fn, batches, window):
+                    yield from _loads(blob)
             else:
                 yield from _ordered(executor, fn, batches, window)
         except BrokenProcessPool as exc:
@@ -235,8 +254,6 @@ def local_results(
 
 def _check_pickles(task: BatchTask) -> None:
     """Raise a clear error when the task (with its judge) cannot go to worker processes."""
-    import pickle
-
     try:
         pickle.dumps(task)
     except Exception as exc:

@@ -297,50 +297,64 @@ LINES_PER_STEP = 32
 
 
 def _score_in_steps(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> ResultBatch:
-    """:func:`_score_batch` over consecutive slices of ``batch.lines``, joined into one result
-    (the same rows, fields and counters as one call over the whole batch: each row is scored
-    on its own)."""
+    """:func:`_score_batch` over consecutive slices of ``batch.lines``: each slice decoded and
+    scored in turn, the result columns built once (the same rows, fields and counters as one
+    pass over the whole batch: each row is scored on its own)."""
     lines = batch.lines
     assert lines is not None
-    index: list[int] = []
-    columns: dict[str, list[Any]] | None = None
-    consumed = skipped = 0
+    keep: list[int] = []
+    ids: list[str | None] = []
+    first: list[RowError | None] = []
+    todo: list[int] = []
+    scored: list[tuple[Any, ...] | RowError] = []
+    skipped = 0
     stats: dict[str, float] = {}
     for offset in range(0, len(lines), LINES_PER_STEP):
         part = RowBatch(
             lines=lines[offset : offset + LINES_PER_STEP],
             start=None if batch.start is None else batch.start + offset,
         )
-        result = _score_batch(task, part, done)
-        index += [offset + i for i in result.index]
-        if columns is None:
-            columns = result.columns
-        else:
-            for name, values in result.columns.items():
-                columns[name] += values
-        consumed += result.consumed
-        skipped += result.skipped
-        for key, value in result.stats.items():
+        step = _step(task, part, done)
+        keep += [offset + i for i in step.keep]
+        ids += step.ids
+        first += step.first
+        todo += [offset + i for i in step.todo]
+        scored += step.scored
+        skipped += step.skipped
+        for key, value in step.stats.items():
             stats[key] = stats.get(key, 0.0) + value
-    assert columns is not None
     return ResultBatch(
-        index=index,
-        columns=columns,
-        consumed=consumed,
+        index=keep,
+        columns=_columns(task, keep, ids, first, todo, scored),
+        consumed=len(lines),
         skipped=skipped,
         nbytes=batch.nbytes,
         stats=stats,
     )
 
 
-def _score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> ResultBatch:
+@dataclass
+class _Step:
+    """One slice of a batch, decoded and scored: the rows kept (not in the output already),
+    each row's id and the error that stopped it before scoring, the rows scored and how."""
+
+    keep: Sequence[int]
+    ids: list[str | None]
+    first: list[RowError | None]
+    todo: list[int]
+    scored: list[tuple[Any, ...] | RowError]
+    skipped: int
+    stats: dict[str, float]
+
+
+def _step(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> _Step:
     with gc_paused():
         decoded, raw, ids, first = _decode(task, batch)
-        keep = range(len(decoded))
+        keep: Sequence[int] = range(len(decoded))
         skipped = 0
         if done is not None and not done.empty:
             skip = done.skip_mask(ids, batch.start)
-            keep = [i for i in keep if not skip[i]]  # type: ignore[assignment]
+            keep = [i for i in keep if not skip[i]]
             skipped = len(decoded) - len(keep)
         todo = [i for i in keep if first[i] is None]
         rows: list[dict[str, Any]] = [decoded[i] for i in todo]  # type: ignore[misc]
@@ -348,15 +362,20 @@ def _score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> Resu
     # Without pause_gc the collector runs while the task scores: that may take long (an LLM
     # judge), on other threads too.
     scored, stats = task.score_rows(rows, lines)
+    return _Step(keep, ids, first, todo, scored, skipped, stats)
+
+
+def _score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> ResultBatch:
+    step = _step(task, batch, done)
     with gc_paused():
-        columns = _columns(task, keep, ids, first, todo, scored)
+        columns = _columns(task, step.keep, step.ids, step.first, step.todo, step.scored)
     return ResultBatch(
-        index=list(keep),
+        index=list(step.keep),
         columns=columns,
-        consumed=len(decoded),
-        skipped=skipped,
+        consumed=len(step.ids),
+        skipped=step.skipped,
         nbytes=batch.nbytes,
-        stats=stats,
+        stats=step.stats,
     )
 
 
