@@ -15,7 +15,7 @@ import os
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -118,6 +118,11 @@ class ToolTask:
             return (self.trace,) if key in (None, self.id_column) else (self.trace, key)
         return (self.gold, self.trace)
 
+    @cached_property
+    def _weight_shares(self) -> tuple[tuple[int, float], ...]:
+        # Worked out once per task, not for every 32 rows scored.
+        return _shares(resolve_weights(self.weights))
+
     def prepare(self) -> None:
         """Nothing to load: scoring is pure computation."""
 
@@ -157,7 +162,7 @@ class ToolTask:
         """Score each row as :func:`toolscore.evaluate` does; only the flat numbers are read
         (the engine's :func:`~toolscore._engine.evaluate.evaluation`, no result object)."""
         out: list[tuple[Any, ...] | RowError] = []
-        shares, strict = _weight_shares(self.weights), self.strict
+        shares, strict = self._weight_shares, self.strict
         gold, trace, plain_gold = self.gold, self.trace, self.gold_index is None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -212,17 +217,6 @@ def _blame(expected: Any, exc: Exception) -> RowError:
 
 
 _ABSENT = object()
-
-
-@lru_cache(maxsize=64)
-def _cached_shares(weights: tuple[tuple[str, float], ...] | None) -> tuple[tuple[int, float], ...]:
-    return _shares(resolve_weights(dict(weights) if weights is not None else None))
-
-
-def _weight_shares(weights: Mapping[str, float] | None) -> tuple[tuple[int, float], ...]:
-    """:func:`_shares` of the resolved ``weights``, worked out once per set of weights (a
-    batch is scored 32 rows at a time)."""
-    return _cached_shares(tuple(sorted(weights.items())) if weights is not None else None)
 
 
 def _shares(weights: Mapping[str, float]) -> tuple[tuple[int, float], ...]:

@@ -209,6 +209,8 @@ def test_a_run_leaves_the_collectors_frozen_objects_as_it_found_them(tmp_path: P
     try:
         frozen = gc.get_freeze_count()
         toolscore.evaluate_dataset(source, workers=1, progress=False)
-        assert gc.get_freeze_count() == frozen
+        # Not unfrozen (that leaves 0), nothing more frozen. A frozen object may still be freed
+        # meanwhile (a cache entry replaced, a finished thread of an earlier test's).
+        assert frozen * 0.99 <= gc.get_freeze_count() <= frozen
     finally:
         gc.unfreeze()
