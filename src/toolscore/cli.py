@@ -69,7 +69,9 @@ def _parser() -> argparse.ArgumentParser:
         description="Score the tool calls of LLM agents: against gold files (eval, compare, "
         "regression), against approved snapshots (record, approve, snapshots), and more.",
     )
-    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
+    parser.add_argument(
+        "--version", action=_Version, nargs=0, help="show program's version number and exit"
+    )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     evaluate_commands.register(sub)
     dataset_command.register(sub)
