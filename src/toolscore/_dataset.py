@@ -175,7 +175,7 @@ class ToolTask:
                     # row's overhead sooner).
                     expected = row.get(gold) if plain_gold else None
                     if type(expected) is not list or line is None or b'"$' in line:
-                        expected = None
+                        expected = None  # while it is read: _blame tells gold from trace by it
                         expected = self._expected(row, line)
                     actual = row.get(trace, _ABSENT)
                     if actual is _ABSENT or isinstance(actual, (str, bytes)):

@@ -11,7 +11,7 @@ import pytest
 
 import toolscore
 from scorekit.batch._sinks import open_sink
-from scorekit.batch._task import ROW, RowBatch, numeric_arrays, score_batch
+from scorekit.batch._task import ROW, Field, RowBatch, numeric_arrays, score_batch
 from toolscore._dataset import ToolTask
 
 CALLS = [{"tool": "search", "args": {"q": "x"}}, {"tool": "open", "args": {"n": 1}}]
@@ -38,8 +38,9 @@ def test_numbers_are_arrays_unless_an_error_row_leaves_a_none() -> None:
 
 
 def test_an_int_beyond_64_bits_stays_a_list() -> None:
-    columns = numeric_arrays({"n": [1, 2**70]}, [toolscore._dataset.TOOL_FIELDS[0]])
-    assert isinstance(columns["n"], list)
+    columns = numeric_arrays({"n": [1, 2**70], "m": [1, 2]}, [Field("n", "int"), Field("m", "int")])
+    assert columns["n"] == [1, 2**70]
+    assert isinstance(columns["m"], np.ndarray)  # the same call converts what fits
 
 
 @pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
