@@ -201,9 +201,13 @@ class TextTask:
         return tuple(values)
 
     def score_rows(
-        self, rows: Sequence[Mapping[str, Any]], raw: Sequence[bytes | None]
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        raw: Sequence[bytes | None],
+        no_dollar: bool = False,
     ) -> tuple[list[tuple[Any, ...] | RowError], dict[str, float]]:
-        """Score every pair of the batch at once (the judge's limit bounds the calls)."""
+        """Score every pair of the batch at once (the judge's limit bounds the calls; the
+        raw lines are not needed)."""
         self.prepare()
         judge = self._judge()
 

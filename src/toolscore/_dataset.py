@@ -157,13 +157,16 @@ class ToolTask:
         return _json_value(row[self.trace], self.trace, "bad_trace")
 
     def score_rows(
-        self, rows: Sequence[Mapping[str, Any]], raw: Sequence[bytes | None]
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        raw: Sequence[bytes | None],
+        no_dollar: bool = False,
     ) -> tuple[list[tuple[Any, ...] | RowError], dict[str, float]]:
         """Score each row as :func:`toolscore.evaluate` does; only the flat numbers are read
         (the engine's :func:`~toolscore._engine.evaluate.evaluation`, no result object)."""
         out: list[tuple[Any, ...] | RowError] = []
         shares, strict = self._weight_shares, self.strict
-        gold, trace, plain_gold = self.gold, self.trace, self.gold_index is None
+        gold, trace, gold_in_row = self.gold, self.trace, self.gold_index is None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             for row, line in zip(rows, raw, strict=True):
@@ -173,14 +176,17 @@ class ToolTask:
                     # The common row first: a gold call list with no matcher in its line, a
                     # trace of JSON values (what _expected and _actual give it, a third of the
                     # row's overhead sooner).
-                    expected = row.get(gold) if plain_gold else None
-                    if type(expected) is not list or line is None or b'"$' in line:
+                    expected = row.get(gold) if gold_in_row else None
+                    plain = type(expected) is list and (
+                        no_dollar or (line is not None and b'"$' not in line)
+                    )
+                    if not plain:
                         expected = None  # while it is read: _blame tells gold from trace by it
                         expected = self._expected(row, line)
                     actual = row.get(trace, _ABSENT)
                     if actual is _ABSENT or isinstance(actual, (str, bytes)):
                         actual = self._actual(row)
-                    ev = evaluation(expected, actual, strict)
+                    ev = evaluation(expected, actual, strict, plain_gold=plain)
                 except RowError as exc:
                     out.append(exc)
                     continue
@@ -280,8 +286,8 @@ def _fields(
         len(extra),
         len(alignment.pairs) - passed,
         int(not missing and not extra and ev.sequence_accuracy < 1.0),
-        [tools[i] for i in missing],
-        [calls[j] for j in extra],
+        [tools[i] for i in missing] if missing else [],
+        [calls[j] for j in extra] if extra else [],
         note,
     )
 

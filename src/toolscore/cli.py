@@ -80,9 +80,10 @@ def _parser() -> argparse.ArgumentParser:
     validate_command.register(sub)
     generate_command.register(sub)
     init_command.register(sub)
-    # Subcommands of other packages register a parser whose ``run(args, out)`` handles it.
+    # ``mcp`` and ``demo`` live in this package's _cli, away from toolscore.mcp: defining
+    # their options must not import the MCP client (asyncio; 40 ms for every other command).
+    from toolscore._cli.mcp import register as register_mcp
     from toolscore.bfcl._cli import register as register_bfcl
-    from toolscore.mcp._cli import register as register_mcp
 
     register_bfcl(sub)
     register_mcp(sub)

@@ -181,7 +181,7 @@ def scorecard() -> object:
 def _show(card: object, out: io.StringIO) -> str:
     import argparse
 
-    from toolscore.mcp._cli import _show as show
+    from toolscore._cli.mcp import _show as show
 
     show(card, argparse.Namespace(json=False), out)  # type: ignore[arg-type]
     return out.getvalue()

@@ -63,6 +63,15 @@ MODULES = [
     "toolscore._engine.http_validator",
     "toolscore._engine.provider_calls",
     "toolscore._engine.version",
+    # The dataset engine both faces run on.
+    "scorekit.batch._distribution",
+    "scorekit.batch._done",
+    "scorekit.batch._jsonlines",
+    "scorekit.batch._local",
+    "scorekit.batch._main_guard",
+    "scorekit.batch._no_pandas",
+    "scorekit.batch._readers",
+    "scorekit.batch._task",
 ]
 
 

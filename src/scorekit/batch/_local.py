@@ -35,8 +35,9 @@ from typing import Any
 from scorekit._gc_pause import gc_paused
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError
+from scorekit.batch._jsonlines import line_facts
 from scorekit.batch._main_guard import read_note, worker_note
-from scorekit.batch._readers import line_ranges, read_line_range
+from scorekit.batch._readers import data_lines, line_ranges, read_range_data
 from scorekit.batch._sources import SourceFile
 from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, freeze_heap, score_batch
 
@@ -114,11 +115,16 @@ def _score_range_in_worker(job: RangeJob) -> bytes:
         raise _failed
     assert _task is not None, "worker not initialised"
     file, start, end, size = job
-    lines = read_line_range(file, start, end)
+    data = read_range_data(file, start, end)
+    lines = data_lines(data)
+    facts = line_facts(data)  # for the whole range at once, not line by line
+    del data
     out = []
     for i in range(0, len(lines), size):
         # No start position: the driver drops id-less rows a resumed run holds already.
-        batch = RowBatch(lines=lines[i : i + size], nbytes=end - start if i == 0 else 0)
+        batch = RowBatch(
+            lines=lines[i : i + size], nbytes=end - start if i == 0 else 0, facts=facts
+        )
         out.append(score_batch(_task, batch, _done))
     return _dumps(out)
 

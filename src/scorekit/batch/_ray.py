@@ -31,7 +31,14 @@ from typing import Any
 
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import RAY_HINT, DatasetError
-from scorekit.batch._readers import check_columns, line_ranges, read_batches, read_line_range
+from scorekit.batch._jsonlines import line_facts
+from scorekit.batch._readers import (
+    check_columns,
+    data_lines,
+    line_ranges,
+    read_batches,
+    read_range_data,
+)
 from scorekit.batch._sources import Source, SourceFile, parquet_file
 from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, score_batch
 
@@ -100,10 +107,12 @@ class _Scorer:
                 whole = Source(file.path, (file,))
                 yield from read_batches(whole, self.batch_size, self.task.columns)
                 continue
-            lines = read_line_range(file, start, end)
+            data = read_range_data(file, start, end)
+            lines, facts = data_lines(data), line_facts(data)
+            del data
             nbytes = end - start  # the range's bytes count for its first batch (progress)
             for at in range(0, len(lines), self.batch_size):
-                yield RowBatch(lines=lines[at : at + self.batch_size], nbytes=nbytes)
+                yield RowBatch(lines=lines[at : at + self.batch_size], nbytes=nbytes, facts=facts)
                 nbytes = 0
             if not lines:
                 yield RowBatch(lines=[], nbytes=nbytes)

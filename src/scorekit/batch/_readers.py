@@ -12,6 +12,7 @@ import gzip
 import json
 import lzma
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import filterfalse
 from typing import Any
 
 from scorekit.batch._errors import DatasetError
@@ -20,9 +21,11 @@ from scorekit.batch._task import RowBatch
 
 __all__ = [
     "check_columns",
+    "data_lines",
     "line_ranges",
     "read_batches",
     "read_line_range",
+    "read_range_data",
     "split_chunks",
     "split_lines",
 ]
@@ -150,6 +153,15 @@ def read_line_range(file: SourceFile, start: int, end: int) -> list[bytes]:
     Raises:
         DatasetError: the file cannot be read.
     """
+    return data_lines(read_range_data(file, start, end))
+
+
+def read_range_data(file: SourceFile, start: int, end: int) -> bytes:
+    """The bytes of the lines :func:`read_line_range` gives, newlines included.
+
+    Raises:
+        DatasetError: the file cannot be read.
+    """
     try:
         raw = open_raw(file, seekable=True)
         try:
@@ -161,7 +173,7 @@ def read_line_range(file: SourceFile, start: int, end: int) -> list[bytes]:
                 # first byte; the line in progress there belongs to the range before.
                 cut = data.find(b"\n")
                 if cut < 0:
-                    return []
+                    return b""
                 data = data[cut + 1 :]
             if data and not data.endswith(b"\n"):
                 tail = []
@@ -177,7 +189,19 @@ def read_line_range(file: SourceFile, start: int, end: int) -> list[bytes]:
             raw.close()
     except OSError as exc:
         raise DatasetError(f"{file.path}: cannot be read ({exc})") from None
-    return list(filter(bytes.strip, data.split(b"\n")))
+    return data
+
+
+def data_lines(data: bytes) -> list[bytes]:
+    """The non-blank lines of ``data``, without their newlines.
+
+    Example:
+        >>> data_lines(b'{"a": 1}\\n \\r\\n\\n{"b": 2}\\r\\n')
+        [b'{"a": 1}', b'{"b": 2}\\r']
+    """
+    # Empty lines go first, then those of whitespace only: isspace() stops at a line's first
+    # byte, where strip() would copy the whole line only to test it.
+    return list(filterfalse(bytes.isspace, filter(None, data.split(b"\n"))))
 
 
 def _json_array(file: SourceFile) -> list[Any] | None:

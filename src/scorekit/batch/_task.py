@@ -21,7 +21,7 @@ import numpy as np
 from scorekit._gc_pause import gc_paused
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import RowError
-from scorekit.batch._jsonlines import decode_lines
+from scorekit.batch._jsonlines import NO_FACTS, LineFacts, decode_lines
 
 __all__ = [
     "ERROR",
@@ -115,13 +115,18 @@ class BatchTask(Protocol):
         ...
 
     def score_rows(
-        self, rows: Sequence[Mapping[str, Any]], raw: Sequence[bytes | None]
+        self,
+        rows: Sequence[Mapping[str, Any]],
+        raw: Sequence[bytes | None],
+        no_dollar: bool = False,
     ) -> tuple[list[tuple[Any, ...] | RowError], dict[str, float]]:
         """Score decoded rows; return one tuple of field values (or a RowError) per row, and
         counters for the summary (judge calls, warnings, ...).
 
         ``raw`` holds each row's JSON line where the row came from one (else None), so a task
         can look for text cheaply (``b'"$'``: a matcher) before walking the decoded values.
+        ``no_dollar`` is True when the engine found no ``$`` in any of those lines (it looked
+        at their whole byte range at once): then no line needs looking at.
         """
         ...
 
@@ -137,6 +142,8 @@ class RowBatch:
         start: the position of the first row in the whole source, when the engine knows it
             (a resumed run then skips id-less rows without scoring them).
         nbytes: input size, for progress.
+        facts: what the engine found out about all of ``lines`` at once (their byte range),
+            so that no line is searched on its own.
     """
 
     lines: list[bytes] | None = None
@@ -144,6 +151,7 @@ class RowBatch:
     records: list[Any] | None = None
     start: int | None = None
     nbytes: int = 0
+    facts: LineFacts = NO_FACTS
 
     def __len__(self) -> int:
         if self.lines is not None:
@@ -313,6 +321,7 @@ def _score_in_steps(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> R
         part = RowBatch(
             lines=lines[offset : offset + LINES_PER_STEP],
             start=None if batch.start is None else batch.start + offset,
+            facts=batch.facts,
         )
         step = _step(task, part, done)
         keep += [offset + i for i in step.keep]
@@ -361,7 +370,7 @@ def _step(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> _Step:
         lines = [raw[i] for i in todo]
     # Without pause_gc the collector runs while the task scores: that may take long (an LLM
     # judge), on other threads too.
-    scored, stats = task.score_rows(rows, lines)
+    scored, stats = task.score_rows(rows, lines, batch.facts.no_dollar)
     return _Step(keep, ids, first, todo, scored, skipped, stats)
 
 
@@ -389,7 +398,7 @@ def _decode(
     decoded: list[dict[str, Any] | RowError]
     if batch.lines is not None:
         raw = batch.lines
-        decoded = decode_lines(raw)
+        decoded = decode_lines(raw, batch.facts)
     elif batch.table is not None:
         wanted = [*task.columns, *([task.id_column] if task.id_column else [])]
         decoded = list(_table_records(batch.table, wanted))

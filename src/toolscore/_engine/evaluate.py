@@ -80,13 +80,20 @@ def evaluate_calls(
 
 
 def evaluation(
-    expected: Any, actual: Any, strict: bool = False, named_only: bool = False
+    expected: Any,
+    actual: Any,
+    strict: bool = False,
+    named_only: bool = False,
+    *,
+    plain_gold: bool = False,
 ) -> Evaluation:
     """Read and align the calls; every flat metric, without a result object or weights.
 
     What ``evaluate()`` wraps in its result (the score is
     :func:`~toolscore._engine.scoring.weighted_score` of it); dataset scoring, which writes
-    only the flat numbers of millions of small rows, reads it directly.
+    only the flat numbers of millions of small rows, reads it directly. With ``plain_gold``
+    the caller vouches that ``expected`` holds JSON values only (decoded from a line with no
+    matcher in it): no value is then searched for a ``Semantic`` matcher.
 
     Raises:
         TypeError / ValueError: malformed calls, as ``evaluate()``.
@@ -96,7 +103,7 @@ def evaluation(
     with gc_paused():
         gold = expected_calls(expected)
         trace = actual_calls(actual)
-        if has_semantic(gold.args):
+        if not plain_gold and has_semantic(gold.args):
             # Every value a Semantic matcher may meet is judged in one batch before pairing.
             prefetch_semantic(gold.tools, gold.args, trace.tools, trace.args)
         return score_calls(gold, trace, strict, named_only)
