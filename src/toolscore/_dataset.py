@@ -123,6 +123,11 @@ class ToolTask:
         # Worked out once per task, not for every 32 rows scored.
         return _shares(resolve_weights(self.weights))
 
+    @cached_property
+    def _graded(self) -> dict[tuple[float, ...], tuple[float, str]]:
+        # Component values -> (score, grade) under this task's weights (see _fields).
+        return {}
+
     def prepare(self) -> None:
         """Nothing to load: scoring is pure computation."""
 
@@ -165,7 +170,7 @@ class ToolTask:
         """Score each row as :func:`toolscore.evaluate` does; only the flat numbers are read
         (the engine's :func:`~toolscore._engine.evaluate.evaluation`, no result object)."""
         out: list[tuple[Any, ...] | RowError] = []
-        shares, strict = self._weight_shares, self.strict
+        shares, graded, strict = self._weight_shares, self._graded, self.strict
         gold, trace, gold_in_row = self.gold, self.trace, self.gold_index is None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -202,7 +207,7 @@ class ToolTask:
                 note = None
                 if len(caught) > seen:
                     note = "; ".join(" ".join(str(w.message).split()) for w in caught[seen:])
-                out.append(_fields(ev, shares, note))
+                out.append(_fields(ev, shares, graded, note))
         return out, ({"warnings": float(len(caught))} if caught else {})
 
 
@@ -235,19 +240,23 @@ def _shares(weights: Mapping[str, float]) -> tuple[tuple[int, float], ...]:
     return tuple((i, w) for i, w in enumerate(weights[k] for k in COMPONENTS) if w > 0)
 
 
-#: Scores seen -> their letter grade: a data set's scores take few distinct values, and a
-#: lookup costs a tenth of grading again (a NaN is never found: it is graded, and fails, as
-#: before).
-_GRADES: dict[float, str] = {}
+#: Graded scores kept for each set of weights: a data set's rows take few distinct component
+#: values, and a lookup costs a fraction of summing and grading again.
+_GRADED_LIMIT = 4096
 
 
 def _fields(
-    ev: Evaluation, shares: tuple[tuple[int, float], ...], note: str | None
+    ev: Evaluation,
+    shares: tuple[tuple[int, float], ...],
+    graded: dict[tuple[float, ...], tuple[float, str]],
+    note: str | None,
 ) -> tuple[Any, ...]:
     """The row's ``TOOL_FIELDS``: what ``evaluate()``'s result would show, read directly.
 
     The score is :func:`~toolscore._engine.scoring.weighted_score` of the same values with the
-    weights resolved once per batch (``shares``), which gives the same float.
+    weights resolved once per task (``shares``), which gives the same float; ``graded`` holds
+    the score and letter grade of component values already seen with these weights (a NaN is
+    never found there: it is scored, and fails, as before).
     """
     alignment = ev.alignment
     missing, extra = alignment.missing, alignment.extra
@@ -259,36 +268,42 @@ def _fields(
         1.0 - ev.redundant_rate,
         1.0 if rcr is None else rcr,
     )
-    for i, _ in shares:
-        if values[i] != 1.0:
-            total = math.fsum([w * values[i] for i, w in shares])
-            score = min(1.0, max(0.0, total))
-            break
+    known = graded.get(values)
+    if known is None:
+        for i, _ in shares:
+            if values[i] != 1.0:
+                total = math.fsum([w * values[i] for i, w in shares])
+                score = min(1.0, max(0.0, total))
+                break
+        else:
+            score = 1.0
+        known = (score, letter_grade(score))
+        if len(graded) < _GRADED_LIMIT:
+            graded[values] = known
+    if not missing and alignment.agree == alignment.expected_units == alignment.actual_units:
+        # A pair never agrees on more units than either side has: equal sums over the pairs
+        # (no missing call adds expected units) mean every pair agrees on all of its units.
+        mismatches = 0
     else:
-        score = 1.0
-    passed = 0
-    for c in alignment.counts:
-        if c.agree == c.expected == c.actual:
-            passed += 1
+        mismatches = len(alignment.pairs)
+        for c in alignment.counts:
+            if c.agree == c.expected == c.actual:
+                mismatches -= 1
     tools, calls = ev.gold.tools, ev.trace.tools
-    grade = _GRADES.get(score)
-    if grade is None:
-        grade = letter_grade(score)
-        if len(_GRADES) < 4096:
-            _GRADES[score] = grade
     return (
-        score,
-        grade,
-        *_metrics(ev),
-        len(tools),
-        len(calls),
-        len(missing),
-        len(extra),
-        len(alignment.pairs) - passed,
-        int(not missing and not extra and ev.sequence_accuracy < 1.0),
-        [tools[i] for i in missing] if missing else [],
-        [calls[j] for j in extra] if extra else [],
-        note,
+        known
+        + _metrics(ev)
+        + (
+            len(tools),
+            len(calls),
+            len(missing),
+            len(extra),
+            mismatches,
+            int(not missing and not extra and ev.sequence_accuracy < 1.0),
+            [tools[i] for i in missing] if missing else [],
+            [calls[j] for j in extra] if extra else [],
+            note,
+        )
     )
 
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import warnings
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toolscore
 from scorekit._tool_metrics import TOOL_METRIC_NAMES
@@ -78,5 +81,59 @@ def test_stepped_rows_score_as_evaluate_does() -> None:
         for name in TOOL_METRIC_NAMES:
             assert columns[name][k] == getattr(direct, name), (i, name)
         assert columns["grade"][k] == direct.grade
+        assert _counts(columns, k) == _counts_of(direct), i
         checked += 1
     assert checked > 150
+
+
+def _counts(columns: dict[str, Any], k: int) -> tuple[Any, ...]:
+    names = ("expected_calls", "actual_calls", "missing_calls", "extra_calls")
+    return (
+        *(int(columns[name][k]) for name in names),
+        int(columns["argument_mismatches"][k]),
+        columns["missing_tools"][k],
+        columns["extra_tools"][k],
+    )
+
+
+def _counts_of(direct: Any) -> tuple[Any, ...]:
+    return (
+        len(direct.gold_calls),
+        len(direct.trace_calls),
+        len(direct.missing_calls),
+        len(direct.extra_calls),
+        len(direct.pairs) - direct.passed_pairs,
+        [c["tool"] for c in direct.missing_calls],
+        [c["tool"] for c in direct.extra_calls],
+    )
+
+
+_call = st.fixed_dictionaries(
+    {
+        "tool": st.sampled_from(["a", "b", "c"]),
+        "args": st.none()
+        | st.dictionaries(st.sampled_from(["x", "y", "z"]), st.sampled_from([1, 2, "1", None])),
+    }
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_call, max_size=5), st.lists(_call, max_size=5))
+def test_any_plain_row_scores_and_counts_as_evaluate_does(
+    expected: list[dict[str, Any]], actual: list[dict[str, Any]]
+) -> None:
+    """Repeated tools, unchecked arguments, calls missing, extra and changed: every number of
+    the row is what ``evaluate()``'s result shows."""
+    task = ToolTask()
+    line = json.dumps({"id": "r", "expected": expected, "actual": actual}).encode()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        direct = toolscore.evaluate(expected, actual)
+        for _ in range(2):  # the second time, the score and grade come from the task's memo
+            result = score_batch(task, RowBatch(lines=[line]))
+            columns = result.columns
+            assert columns["error"] == [None], columns["error"]
+            for name in TOOL_METRIC_NAMES:
+                assert columns[name][0] == getattr(direct, name), name
+            assert columns["grade"][0] == direct.grade
+            assert _counts(columns, 0) == _counts_of(direct)
