@@ -18,9 +18,10 @@ from scorekit.batch import _jsonlines, _readers
 from scorekit.batch._errors import DatasetError
 from scorekit.batch._jsonlines import decode_lines
 from scorekit.batch._readers import (
+    data_lines,
     line_ranges,
     read_batches,
-    read_line_range,
+    read_range_data,
     split_chunks,
     split_lines,
 )
@@ -85,7 +86,9 @@ def test_batches_number_rows_and_bytes_whatever_the_chunk_size(
 def _ranged(path: Path, parts: int, most: int, least: int) -> tuple[list[bytes], list[int]]:
     file = resolve_source(path).files[0]
     ranges = line_ranges(file, parts, most=most, least=least)
-    lines = [line for start, end in ranges for line in read_line_range(file, start, end)]
+    lines = [
+        line for start, end in ranges for line in data_lines(read_range_data(file, start, end))
+    ]
     return lines, [end - start for start, end in ranges]
 
 
@@ -133,7 +136,7 @@ def test_files_that_cannot_be_cut_are_one_range() -> None:
 def test_a_range_of_a_missing_file_is_a_clear_error(tmp_path: Path) -> None:
     gone = SourceFile(str(tmp_path / "gone.jsonl"), "jsonl", None, 100)
     with pytest.raises(DatasetError, match=r"gone\.jsonl: cannot be read \("):
-        read_line_range(gone, 0, 100)
+        read_range_data(gone, 0, 100)
 
 
 def test_decoding_gives_the_standard_librarys_values() -> None:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from scorekit.batch._jsonlines import LineFacts, decode_lines, line_facts
 from scorekit.batch._local import _loads, _score_range_in_worker
-from scorekit.batch._readers import data_lines, read_line_range, read_range_data
+from scorekit.batch._readers import data_lines, read_range_data
 from scorekit.batch._sources import SourceFile
 from scorekit.batch._task import RowBatch, score_batch
 from toolscore import evaluate
@@ -114,16 +114,18 @@ def test_a_range_with_a_matcher_is_read_with_its_matchers(tmp_path: Path) -> Non
 
 
 def test_the_range_worker_reads_the_lines_it_always_read(tmp_path: Path) -> None:
-    """The worker's own reading (range bytes, then lines and facts) gives the lines of
-    ``read_line_range`` and the rows of a plain decode."""
+    """The worker's own reading (range bytes, then lines and facts) gives the file's lines,
+    from the first that begins in the range, and the rows of a plain decode."""
     path = tmp_path / "rows.jsonl"
     lines = [_tool_line(i, "JFK") for i in range(40)]
     lines[7] = json.dumps({"id": "big", "n": 2**70, "expected": [], "actual": []}).encode()
     path.write_bytes(b"\n".join(lines) + b"\n\n  \n")
     file = SourceFile(str(path), "jsonl", None, path.stat().st_size)
     start, end = 100, path.stat().st_size  # a range that starts inside a line
-    assert data_lines(read_range_data(file, start, end)) == read_line_range(file, start, end)
-    assert read_line_range(file, 0, end) == lines
+    begins = [sum(len(line) + 1 for line in lines[:k]) for k in range(len(lines))]
+    later = [line for line, at in zip(lines, begins, strict=True) if at >= start]
+    assert data_lines(read_range_data(file, start, end)) == later
+    assert data_lines(read_range_data(file, 0, end)) == lines
     import scorekit.batch._local as local
 
     local._task, local._done = ToolTask(), None

@@ -24,7 +24,6 @@ __all__ = [
     "data_lines",
     "line_ranges",
     "read_batches",
-    "read_line_range",
     "read_range_data",
     "split_chunks",
     "split_lines",
@@ -106,7 +105,7 @@ def split_chunks(read: Callable[[int], bytes]) -> Iterator[list[bytes]]:
             break
         parts = (rest + chunk).split(b"\n")
         rest = parts.pop()
-        lines = list(filter(bytes.strip, parts))
+        lines = _non_blank(parts)
         if lines:
             yield lines
     if rest.strip():
@@ -143,21 +142,12 @@ def line_ranges(file: SourceFile, parts: int, *, most: int, least: int) -> list[
     return [(start, min(start + step, size)) for start in range(0, max(size, 1), step)]
 
 
-def read_line_range(file: SourceFile, start: int, end: int) -> list[bytes]:
-    """The non-blank lines (without their newline) that begin in bytes ``[start, end)`` of an
-    uncompressed JSON-lines file.
+def read_range_data(file: SourceFile, start: int, end: int) -> bytes:
+    """The bytes of the lines that begin in bytes ``[start, end)`` of an uncompressed
+    JSON-lines file, newlines included (:func:`data_lines` cuts them into lines).
 
     A line belongs to the range its first byte is in, so consecutive ranges read every line
     exactly once, whatever the lines' lengths.
-
-    Raises:
-        DatasetError: the file cannot be read.
-    """
-    return data_lines(read_range_data(file, start, end))
-
-
-def read_range_data(file: SourceFile, start: int, end: int) -> bytes:
-    """The bytes of the lines :func:`read_line_range` gives, newlines included.
 
     Raises:
         DatasetError: the file cannot be read.
@@ -199,9 +189,13 @@ def data_lines(data: bytes) -> list[bytes]:
         >>> data_lines(b'{"a": 1}\\n \\r\\n\\n{"b": 2}\\r\\n')
         [b'{"a": 1}', b'{"b": 2}\\r']
     """
+    return _non_blank(data.split(b"\n"))
+
+
+def _non_blank(lines: list[bytes]) -> list[bytes]:
     # Empty lines go first, then those of whitespace only: isspace() stops at a line's first
     # byte, where strip() would copy the whole line only to test it.
-    return list(filterfalse(bytes.isspace, filter(None, data.split(b"\n"))))
+    return list(filterfalse(bytes.isspace, filter(None, lines)))
 
 
 def _json_array(file: SourceFile) -> list[Any] | None:
