@@ -26,8 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fakes.openai_server import FakeLLM  # noqa: E402
-from scorekit._cache import JudgeCache  # noqa: E402
 from scorekit.judges._keys import reply_key  # noqa: E402
+from scorekit.session._cache import JudgeCache  # noqa: E402
 
 LATENCY = 0.2
 N_ASSERTIONS = 20

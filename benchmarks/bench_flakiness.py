@@ -30,8 +30,8 @@ import random
 import threading
 
 from pytest_texts_score import texts_agg_recall_mean
-from scorekit._session import ScoreSession
 from scorekit.judges import resolve_settings
+from scorekit.session._session import ScoreSession
 
 BOUND = 0.7
 NOISE = 0.08

@@ -65,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=100, help="argument pairs to judge")
     args = parser.parse_args(argv)
 
-    from scorekit._session import ScoreSession, set_default_session
     from scorekit.judges import resolve_settings
+    from scorekit.session._session import ScoreSession, set_default_session
     from toolscore.metrics.llm_judge import calculate_semantic_correctness
 
     gold = [{"tool": "lookup", "args": {"name": f"person number {i}"}} for i in range(args.pairs)]

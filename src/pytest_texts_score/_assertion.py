@@ -11,16 +11,15 @@ from typing import Any
 
 import pytest
 
-from pytest_texts_score import _validation as v
+import pytest_texts_score._validation as v
 from pytest_texts_score._messages import TextsAssertionError, failure_message
 from pytest_texts_score._outcome import TextsOutcome, merge_outcomes
 from pytest_texts_score._scores import aggregate_of, assertion_work, multiple_work
 from pytest_texts_score.evaluate_score import AggType
-from scorekit._audit import AuditLog, auditing
-from scorekit._intervals import AggregateStats, aggregate_stats, straddles
-from scorekit._session import ScoreSession, current_session
-from scorekit.judges import JudgeError
+from scorekit.judges import AuditLog, JudgeError, auditing
 from scorekit.report import TextScoreRow, active_recorder
+from scorekit.session import ScoreSession, current_session
+from scorekit.stats import AggregateStats, aggregate_stats, straddles
 
 __all__ = ["agg_bound", "agg_target", "expect_equal", "expect_range"]
 
@@ -122,8 +121,8 @@ def _audit_of(
     given: str,
 ) -> dict[str, Any]:
     """The row's audit object: the judge's facts, the runs, the question sets, the requests."""
-    from scorekit._audit import audit_record, judge_facts
-    from scorekit._repeat import current_repeat_run
+    from scorekit.session import audit_record, judge_facts
+    from scorekit.stats import current_repeat_run
 
     return audit_record(
         facts=judge_facts(session),

@@ -14,18 +14,19 @@ Every item is scored at once on the judge (its ``max_concurrency`` bounds the ca
 as ``eval-dataset`` scores a batch. With ``repeats`` > 1 each item is scored that many times
 (as that many question runs, each with its own judge calls and cache entries); its score is the
 mean of the repeats, and the repeats give the judge's self-consistency. The statistics are in
-:mod:`scorekit._calibration`.
+:mod:`scorekit.stats._calibration`.
+
+The labelled file is read and checked by ``_labelled``; the command is ``_cli/calibrate``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from scorekit._calibration import (
+from pytest_texts_score._labelled import NO_DOMAIN, LabelledItem
+from scorekit.stats import (
     balanced_accuracy,
     best_threshold,
     cohen_kappa,
@@ -35,52 +36,13 @@ from scorekit._calibration import (
 )
 
 __all__ = [
-    "METRICS",
     "SCHEMA",
-    "CalibrationError",
-    "LabelledItem",
     "ScoredItem",
     "calibration_document",
-    "read_labelled",
     "score_items",
 ]
 
 SCHEMA = "llm-scorekit-calibration/1"
-METRICS = ("precision", "recall", "f1")
-DEFAULT_METRIC = "precision"
-#: The domain name of items that give none.
-NO_DOMAIN = ""
-
-_FIELDS_HINT = (
-    'write one JSON object per line: {"id": ..., "expected": ..., "given": ..., "label": 1 or 0}'
-)
-
-
-class CalibrationError(ValueError):
-    """A labelled file the command cannot use; the message is one line naming the file, the
-    line when there is one, and what to do."""
-
-
-@dataclass(frozen=True)
-class LabelledItem:
-    """One labelled pair of texts.
-
-    Attributes:
-        id: the item's id (as text).
-        expected / given: the reference and the text under test.
-        label: 1 when ``given`` is supported by ``expected``, else 0.
-        domain: the item's domain ("" when it gives none).
-        metric: the score the item is judged on.
-        line: its line in the file (1-based).
-    """
-
-    id: str
-    expected: str
-    given: str
-    label: int
-    domain: str = NO_DOMAIN
-    metric: str = DEFAULT_METRIC
-    line: int = 0
 
 
 @dataclass(frozen=True)
@@ -94,123 +56,6 @@ class ScoredItem:
     def score(self) -> float:
         """The mean of the repeats' scores."""
         return sum(self.runs) / len(self.runs)
-
-
-def _text_field(where: str, row: Mapping[str, Any], name: str) -> str:
-    if name not in row or row[name] is None:
-        raise CalibrationError(f"{where}: no {name!r}; {_FIELDS_HINT}")
-    value = row[name]
-    if not isinstance(value, str):
-        raise CalibrationError(f"{where}: {name!r} must be text, got {type(value).__name__}")
-    if not value.strip():
-        raise CalibrationError(f"{where}: {name!r} is empty; give a text with some words")
-    return value
-
-
-def _item(where: str, line: int, row: Any, seen: dict[str, int]) -> LabelledItem:
-    if not isinstance(row, dict):
-        raise CalibrationError(
-            f"{where}: a row must be a JSON object, got {type(row).__name__}; {_FIELDS_HINT}"
-        )
-    raw_id = row.get("id")
-    if raw_id is None or isinstance(raw_id, (bool, list, dict)) or str(raw_id).strip() == "":
-        raise CalibrationError(
-            f"{where}: no 'id' (a string or a number); give every row an id of its own"
-        )
-    item_id = str(raw_id)
-    if item_id in seen:
-        raise CalibrationError(
-            f"{where}: id {item_id!r} is already used on line {seen[item_id]};"
-            " give every row an id of its own"
-        )
-    expected = _text_field(where, row, "expected")
-    given = _text_field(where, row, "given")
-    if "label" not in row:
-        raise CalibrationError(
-            f"{where}: no 'label'; label each row 1 (given is supported by expected) or 0 (not)"
-        )
-    label = row["label"]
-    if isinstance(label, bool) or label not in (0, 1):
-        raise CalibrationError(
-            f"{where}: label must be 0 or 1, got {json.dumps(label)}; label each row 1"
-            " (given is supported by expected) or 0 (not)"
-        )
-    metric = row.get("metric", DEFAULT_METRIC)
-    if metric is None:
-        metric = DEFAULT_METRIC
-    if metric not in METRICS:
-        raise CalibrationError(
-            f"{where}: unknown metric {json.dumps(metric)}; use precision, recall or f1"
-            " (or leave it out for precision)"
-        )
-    domain = row.get("domain")
-    if domain is not None and not isinstance(domain, str):
-        raise CalibrationError(f"{where}: 'domain' must be text, got {type(domain).__name__}")
-    seen[item_id] = line
-    return LabelledItem(
-        id=item_id,
-        expected=expected,
-        given=given,
-        label=int(label),
-        domain=(domain or NO_DOMAIN).strip(),
-        metric=str(metric),
-        line=line,
-    )
-
-
-def read_labelled(path: str | Path) -> list[LabelledItem]:
-    """The items of a labelled JSON lines file (blank lines are skipped).
-
-    Raises:
-        CalibrationError: the file is missing, unreadable, empty, holds a line that is not a
-            JSON object with ``id``, ``expected``, ``given`` and a ``label`` of 0 or 1, an
-            unknown ``metric``, an id used twice, or labels of one class only.
-
-    Example:
-        >>> import tempfile, os
-        >>> p = os.path.join(tempfile.mkdtemp(), "l.jsonl")
-        >>> _ = open(p, "w").write('{"id": 1, "expected": "A.", "given": "A.", "label": 2}\\n')
-        >>> try:
-        ...     read_labelled(p)
-        ... except CalibrationError as exc:
-        ...     print(str(exc).split(": ", 1)[1])
-        label must be 0 or 1, got 2; label each row 1 (given is supported by expected) or 0 (not)
-    """
-    p = Path(path)
-    name = str(path)
-    if not p.exists():
-        raise CalibrationError(f"labelled file {name!r} does not exist")
-    if p.is_dir():
-        raise CalibrationError(f"labelled path {name!r} is a folder; give a JSON lines file")
-    try:
-        text = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise CalibrationError(f"labelled file {name!r} is not UTF-8 text") from None
-    except OSError as exc:
-        raise CalibrationError(f"labelled file {name!r} cannot be read ({exc.strerror})") from None
-    items: list[LabelledItem] = []
-    seen: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        where = f"{name} line {number}"
-        try:
-            row = json.loads(line)
-        except ValueError as exc:
-            reason = str(exc).split(":")[0]
-            raise CalibrationError(f"{where}: not valid JSON ({reason}); {_FIELDS_HINT}") from None
-        items.append(_item(where, number, row, seen))
-    if not items:
-        raise CalibrationError(f"{name} is empty; {_FIELDS_HINT}")
-    classes = {i.label for i in items}
-    if len(classes) < 2:
-        (only,) = classes
-        other = 1 - only
-        raise CalibrationError(
-            f"{name}: every label is {only} ({len(items)} rows); calibration needs both"
-            f" classes: add rows labelled {other}"
-        )
-    return items
 
 
 async def _score_one(judge: Any, item: LabelledItem, repeats: int) -> ScoredItem:
@@ -303,7 +148,7 @@ def calibration_document(
     ``domains`` is empty when no item names a domain; items without one are then under
     ``"(no domain)"``.
     """
-    from scorekit.report._document import created_stamp, finite
+    from scorekit.report import created_stamp, finite
 
     domains: dict[str, list[ScoredItem]] = {}
     for s in scored:
@@ -374,7 +219,7 @@ def rounded_document(value: Any, key: str | None = None) -> Any:
         >>> rounded_document({"overall": {"roc_auc": 2 / 3, "items": 3}, "runs": [1 / 3]})
         {'overall': {'roc_auc': 0.6667, 'items': 3}, 'runs': [0.3333]}
     """
-    from scorekit._rounding import round_score
+    from scorekit.format import round_score
 
     if isinstance(value, dict):
         return {k: rounded_document(v, k) for k, v in value.items()}

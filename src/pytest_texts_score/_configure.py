@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekit._session import ScoreSession, current_session, set_default_session
 from scorekit.judges import Backend, resolve_settings
+from scorekit.session import ScoreSession, current_session, set_default_session
 
 __all__ = ["apply_pending", "configure"]
 
@@ -56,7 +56,7 @@ RUN_SETTINGS = ("max_runs", "questions", "questions_dir")
 
 def _run_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """Take the run settings out of ``settings``, checked (ValueError naming the setting)."""
-    from scorekit._questions_store import MODES
+    from scorekit.session import MODES
 
     out: dict[str, Any] = {}
     for key in list(settings):

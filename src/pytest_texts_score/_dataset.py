@@ -22,10 +22,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_texts_score._pipeline import aevaluate_texts, judge_of
-from scorekit._session import ScoreSession, current_session
-from scorekit.batch import DatasetSummary, Field, RowError, run_dataset
-from scorekit.batch._main_guard import refuse_in_starting_worker
+from scorekit.batch import DatasetSummary, Field, RowError, refuse_in_starting_worker, run_dataset
 from scorekit.judges import Backend, Judge, JudgeError, JudgeSettings, JudgeStats, run_sync
+from scorekit.session import ScoreSession, current_session
 
 __all__ = ["METRICS", "TextTask", "evaluate_dataset"]
 

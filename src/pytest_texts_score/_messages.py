@@ -15,9 +15,8 @@ import statistics
 from _pytest.outcomes import Failed
 
 from pytest_texts_score._pipeline import TextsOutcome
-from scorekit._rounding import format_bound as _bound
-from scorekit._rounding import format_score
-from scorekit._shorten import shorten
+from scorekit.format import format_bound as _bound
+from scorekit.format import format_score, shorten
 from scorekit.report import Evidence
 
 __all__ = ["TextsAssertionError", "failure_message", "format_score"]
@@ -206,7 +205,7 @@ def failure_message(
     lines = [_headline(label, aggregation, n_runs, score, low, high, outcome.judge)]
     if aggregation is not None and outcome.runs:
         lines.extend(_runs_lines(outcome, metric, label))
-        from scorekit._intervals import aggregate_stats
+        from scorekit.stats import aggregate_stats
 
         stats = aggregate_stats(outcome.scores(metric), aggregation)
         lines.append(f"{label}: {stats.describe(aggregation)}")

@@ -10,12 +10,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from enum import Enum
+from typing import Any, Literal
 
-from scorekit._shorten import shorten
+from scorekit.format import shorten
 from scorekit.report import Evidence, RunScore
 
 __all__ = [
+    "AggLike",
+    "AggType",
+    "ScoreType",
     "SideRun",
     "TextsOutcome",
     "answer_dicts",
@@ -23,6 +27,27 @@ __all__ = [
     "f1_score",
     "score_answers",
 ]
+
+
+class AggType(str, Enum):
+    """Aggregation types for recall scores."""
+
+    MINIMUM = "minimum"
+    MAXIMUM = "maximum"
+    MEDIAN = "median"
+    AVERAGE = "average"
+    MEAN = "mean"
+
+
+class ScoreType(str, Enum):
+    """The three scores: F1, precision and recall."""
+
+    F1 = "f1"
+    PRECISION = "precision"
+    RECALL = "recall"
+
+
+AggLike = AggType | Literal["minimum", "maximum", "median", "average", "mean"]
 
 
 def f1_score(precision: float, recall: float) -> float:

@@ -13,16 +13,16 @@ times (``evaluate_score.evaluate_questions``). A blank text asks nothing (its si
 and a blank answering text supports nothing (0.0), without a call. F1 is computed per
 (question run, answer run) pair from that pair's precision and recall.
 
-Two ways to make the calls, one plan and one scoring:
+One pipeline (:func:`_scored`) makes the calls of a plan through one of two callers:
 
-* **together** (the two seams are the real ones): every question set of every side is
-  requested at once; each set's answer calls start as soon as its questions arrive. An
-  assertion costs two judge round trips however many runs it has (``llm_max_concurrency``
-  permitting).
-* **in order** (a test replaced ``make_questions`` or ``evaluate_questions``): one call after
-  the other, in the reference's order, each through the name on ``evaluate_score`` as it is
-  at call time: a replacement is a test double that counts calls and hands out
-  ``side_effect`` lists in order.
+* **the judge** (the two seams are the real ones): every side run of every question run starts
+  at once, and each set's answer calls start as soon as its questions arrive; an assertion
+  costs two judge round trips however many runs it has (``llm_max_concurrency`` permitting).
+* **the seams** (a test replaced ``make_questions`` or ``evaluate_questions``): the thin
+  adapter ``_seams.SeamCalls`` calls the names on ``evaluate_score`` as they are at call time,
+  one after the other in the reference's order (a replacement is a test double that counts
+  calls and hands out ``side_effect`` lists in order). It never waits, so the pipeline runs to
+  its end in the calling thread (where the real seams may use the judge loop).
 
 A failed unit of work (one question run; for a single run of both sides, one side) is retried
 as the reference document says (see :mod:`pytest_texts_score._seams`).
@@ -31,11 +31,11 @@ as the reference document says (see :mod:`pytest_texts_score._seams`).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from pytest_texts_score import _seams
+import pytest_texts_score._seams as _seams
 from pytest_texts_score._outcome import (
     SideRun,
     TextsOutcome,
@@ -44,9 +44,9 @@ from pytest_texts_score._outcome import (
     f1_score,
     score_answers,
 )
-from scorekit._session import ScoreSession, current_session
-from scorekit.judges import InvalidReplyError, Judge, JudgeConfigError, reasons_of, run_sync
-from scorekit.judges._parse import parse_questions
+from pytest_texts_score._seams import parse_question_text
+from scorekit.judges import Judge, JudgeConfigError, reasons_of, run_sync
+from scorekit.session import ScoreSession, current_session
 
 __all__ = [
     "Metric",
@@ -107,16 +107,6 @@ def _blank(text: str) -> bool:
     return not text.strip()
 
 
-def parse_question_text(questions_text: object) -> list[str] | None:
-    """The questions in a ``make_questions`` reply, or None when it holds none we can read."""
-    if not isinstance(questions_text, str) or _blank(questions_text):
-        return None
-    try:
-        return parse_questions(questions_text)
-    except InvalidReplyError:
-        return None
-
-
 @dataclass(frozen=True)
 class _Plan:
     expected: str
@@ -156,124 +146,107 @@ def _check_plan(metric: str, question_runs: int, answer_runs: int, grouping: str
         raise ValueError(f"grouping {grouping!r} needs 'run', or 'side' with one question run.")
 
 
-# -- together: every call of the plan in flight at once --------------------------------------
+class _JudgeCalls:
+    """The judge layer's calls: every call started at once, in the plan's order."""
+
+    def __init__(self, judge: Judge, retry: bool) -> None:
+        self.judge = judge
+        self.retry = retry
+
+    def start(self, coro: Coroutine[Any, Any, T]) -> Awaitable[T]:
+        return asyncio.ensure_future(coro)
+
+    async def gather(self, aws: Sequence[Awaitable[T]]) -> list[T]:
+        return await _all(aws)
+
+    side_by_side = gather
+
+    async def discard(self, started: Sequence[Awaitable[Any]]) -> None:
+        for task in started:
+            task.cancel()  # type: ignore[attr-defined]
+        await asyncio.gather(*started, return_exceptions=True)
+
+    async def questions(self, base: str, q: int) -> tuple[object, list[str] | None]:
+        questions = await self.judge.questions(base, run=q, retry=self.retry)
+        return questions, questions
+
+    async def answers(
+        self, answer: str, asked: object, questions: list[str] | None, run: tuple[int, int]
+    ) -> object:
+        assert questions is not None  # the judge layer always returns its questions
+        answers = await self.judge.answers(answer, questions, run=run, retry=self.retry)
+        # The judge's reason per answer, when it gives them (the local judge does).
+        return answer_dicts(questions, answers, reasons_of(answers))
 
 
-async def _side_together(judge: Judge, plan: _Plan, side: str, q: int) -> SideRun:
+_Calls = _JudgeCalls | _seams.SeamCalls
+
+
+async def _side(calls: _Calls, plan: _Plan, side: str, q: int) -> SideRun:
+    """One question set of one side and its answer runs."""
+    __tracebackhide__ = True
     base, answer = plan.texts(side)
     if _blank(base):
         # Nothing is claimed, so nothing can be missing or unsupported: vacuously 1.0, no call.
         return SideRun(side, q, [1.0] * plan.answer_runs, [])
-    questions = await judge.questions(base, run=q, retry=plan.retry)
+    asked, questions = await calls.questions(base, q)
+    runs = [(q, a) for a in range(plan.answer_runs)]
     if _blank(answer):
         # An empty text supports no question; asking a judge would only add noise and cost.
-        answer_sets = [[0.0] * len(questions) for _ in range(plan.answer_runs)]
+        zeros = answer_dicts(questions or [], [0.0] * len(questions or []))
+        scored = [
+            score_answers(zeros, questions, side, run) if zeros else (0.0, []) for run in runs
+        ]
     else:
-        answer_sets = await _all(
-            [
-                judge.answers(answer, questions, run=(q, a), retry=plan.retry)
-                for a in range(plan.answer_runs)
-            ]
-        )
-    scores, evidence = [], []
-    for a, answers in enumerate(answer_sets):
-        # The judge's reason per answer, when it gives them (the local judge does).
-        dicts = answer_dicts(questions, answers, reasons_of(answers))
-        score, ev = score_answers(dicts, questions, side, (q, a))
-        scores.append(score)
-        evidence.extend(ev)
+        replies = await calls.gather([calls.answers(answer, asked, questions, run) for run in runs])
+        scored = [
+            score_answers(r, questions, side, run) for run, r in zip(runs, replies, strict=True)
+        ]
+    scores = [score for score, _ in scored]
+    evidence = [ev for _, evs in scored for ev in evs]
     return SideRun(side, q, scores, evidence)
 
 
-async def _unit_together(
-    judge: Judge,
+async def _unit(
+    calls: _Calls,
     plan: _Plan,
     q: int,
     sides: tuple[str, ...],
-    started: list[asyncio.Future[SideRun]],
+    started: list[Awaitable[SideRun]],
     budget: _seams.RetryBudget,
 ) -> list[SideRun]:
-    tasks = started
+    """One unit of work; when it fails and the budget allows, its side runs start again."""
+    __tracebackhide__ = True
     while True:
         try:
-            return await _all(tasks)
+            return await calls.side_by_side(started)
         except Exception as exc:
             budget.absorb(exc)
-            tasks = [asyncio.ensure_future(_side_together(judge, plan, s, q)) for s in sides]
+            started = [calls.start(_side(calls, plan, s, q)) for s in sides]
 
 
-async def _together(judge: Judge, plan: _Plan) -> list[SideRun]:
+async def _scored(calls: _Calls, plan: _Plan) -> list[SideRun]:
+    """Every side run of the plan: started side by side, question run by question run (the
+    order the judge sees them in, whatever the retry units are), gathered unit by unit."""
+    __tracebackhide__ = True
     units = plan.units()
-    # Every side run starts at once, side by side and question run by question run (the order
-    # the judge sees the calls in, whatever the retry units are); a unit that failed starts
-    # its own side runs again.
     started = {
-        (side, q): asyncio.ensure_future(_side_together(judge, plan, side, q))
+        (side, q): calls.start(_side(calls, plan, side, q))
         for side in plan.sides()
         for (q, sides), _ in units
         if side in sides
     }
     try:
-        done = await _all(
+        done = await calls.gather(
             [
-                _unit_together(judge, plan, q, sides, [started[(s, q)] for s in sides], budget)
+                _unit(calls, plan, q, sides, [started[(s, q)] for s in sides], budget)
                 for (q, sides), budget in units
             ]
         )
     except BaseException:
-        for task in started.values():
-            task.cancel()
-        await asyncio.gather(*started.values(), return_exceptions=True)
+        await calls.discard(list(started.values()))
         raise
     return [side_run for unit in done for side_run in unit]
-
-
-# -- in order: through the seams, one call after the other, as the reference calls them ------
-
-
-def _unit_in_order(
-    plan: _Plan, q: int, sides: tuple[str, ...], session: ScoreSession | None
-) -> list[SideRun]:
-    __tracebackhide__ = True
-    question_texts: dict[str, Any] = {}
-    for side in sides:
-        base, _ = plan.texts(side)
-        if not _blank(base):
-            with _seams.door_context((q, 0), plan.retry, session):
-                make_questions = _seams.current(_seams.EVALUATE_SCORE, "make_questions")
-                question_texts[side] = make_questions(base)
-    # Only to name the questions when a replaced evaluate_questions does not.
-    questions = {side: parse_question_text(text) for side, text in question_texts.items()}
-    runs = {side: SideRun(side, q, [], []) for side in sides}
-    for a in range(plan.answer_runs):
-        for side in sides:
-            base, answer = plan.texts(side)
-            if _blank(base):
-                runs[side].scores.append(1.0)
-                continue
-            if _blank(answer):
-                runs[side].scores.append(0.0)
-                continue
-            with _seams.door_context((q, a), plan.retry, session):
-                evaluate_questions = _seams.current(_seams.EVALUATE_SCORE, "evaluate_questions")
-                answers = evaluate_questions(answer, question_texts[side])
-            score, evidence = score_answers(answers, questions[side], side, (q, a))
-            runs[side].scores.append(score)
-            runs[side].evidence.extend(evidence)
-    return list(runs.values())
-
-
-def _in_order(plan: _Plan, session: ScoreSession | None) -> list[SideRun]:
-    __tracebackhide__ = True
-    out: list[SideRun] = []
-    for (q, sides), budget in plan.units():
-        while True:
-            try:
-                out.extend(_unit_in_order(plan, q, sides, session))
-                break
-            except Exception as exc:
-                budget.absorb(exc)
-    return out
 
 
 def _seam_judge_name(session: ScoreSession | None) -> str:
@@ -309,7 +282,7 @@ async def aevaluate_texts(
     plan = _Plan(
         expected, given, metric, question_runs, answer_runs, bool(retry_on_error), grouping, ""
     )
-    side_runs = await _together(judge, plan)
+    side_runs = await _scored(_JudgeCalls(judge, plan.retry), plan)
     return assemble(metric, side_runs, question_runs, answer_runs, judge.name)
 
 
@@ -349,7 +322,7 @@ def evaluate_texts(
             reply (after the retries); no partial scores are returned.
 
     Example:
-        >>> from scorekit._session import ScoreSession
+        >>> from scorekit.session._session import ScoreSession
         >>> from scorekit.judges import resolve_settings
         >>> class Yes:
         ...     def make_questions(self, text): return ["Is it so?"]
@@ -373,11 +346,11 @@ def evaluate_texts(
         first_run,
     )
     if _seams.is_replaced(_seams.EVALUATE_SCORE, "make_questions", "evaluate_questions"):
-        side_runs = _in_order(plan, session)
+        side_runs = _seams.run_inline(_scored(_seams.SeamCalls(plan.retry, session), plan))
         name = _seam_judge_name(session)
     else:
         judge = judge_of(session)
-        side_runs = run_sync(_together(judge, plan))
+        side_runs = run_sync(_scored(_JudgeCalls(judge, plan.retry), plan))
         name = judge.name
     return assemble(metric, side_runs, question_runs, answer_runs, name, first_run=first_run)
 

@@ -22,15 +22,14 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from pytest_texts_score import _seams
-from pytest_texts_score._outcome import TextsOutcome
+import pytest_texts_score._seams as _seams
+from pytest_texts_score._outcome import AggType, TextsOutcome
 from pytest_texts_score._pipeline import evaluate_texts
-from scorekit._shorten import shorten
+from scorekit.format import shorten
 from scorekit.report import RunScore
 
 if TYPE_CHECKING:
-    from pytest_texts_score.evaluate_score import AggType
-    from scorekit._session import ScoreSession
+    from scorekit.session import ScoreSession
 
 __all__ = ["agg_work", "assertion_work", "evaluate_work", "multiple_work", "one_side_work"]
 

@@ -28,17 +28,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 
-from scorekit.judges import JudgeError
+from scorekit.judges import InvalidReplyError, JudgeError, parse_questions
 
 if TYPE_CHECKING:
-    from scorekit._session import ScoreSession
+    from scorekit.session import ScoreSession
 
 __all__ = [
     "API",
@@ -47,12 +47,15 @@ __all__ = [
     "DoorCall",
     "RetriesExhaustedError",
     "RetryBudget",
+    "SeamCalls",
     "current",
     "door_call",
     "door_context",
     "first_replacement",
     "is_replaced",
+    "parse_question_text",
     "register",
+    "run_inline",
 ]
 
 EVALUATE_SCORE = "pytest_texts_score.evaluate_score"
@@ -60,6 +63,7 @@ API = "pytest_texts_score.api"
 WRAPPERS = "pytest_texts_score.api_wrappers"
 
 _log = logging.getLogger("pytest_texts_score")
+T = TypeVar("T")
 
 _originals: dict[tuple[str, str], object] = {}
 
@@ -188,3 +192,102 @@ class RetryBudget:
             self.used,
             self.limit,
         )
+
+
+# -- the adapter: the scoring pipeline's calls made through the seams -------------------------
+
+
+def parse_question_text(questions_text: object) -> list[str] | None:
+    """The questions in a ``make_questions`` reply, or None when it holds none we can read."""
+    if not isinstance(questions_text, str) or not questions_text.strip():
+        return None
+    try:
+        return parse_questions(questions_text)
+    except InvalidReplyError:
+        return None
+
+
+class _Turn:
+    """Awaited before each seam call: hands the turn to the next side of a unit."""
+
+    def __await__(self) -> Generator[None, None, None]:
+        yield
+
+
+class SeamCalls:
+    """The scoring pipeline's calls through ``evaluate_score.make_questions`` and
+    ``evaluate_questions`` as they are at call time, one after the other.
+
+    The pipeline starts every side run at once and gathers them unit by unit; here a started
+    run only waits for its unit, and the sides of a unit take turns call by call, so the calls
+    come in the reference's order: per question run, the question sets side by side, then each
+    answer run side by side. Nothing here waits on anything else: :func:`run_inline` runs the
+    pipeline to its end in the calling thread, where the real seams may use the judge loop.
+    """
+
+    def __init__(self, retry: bool, session: ScoreSession | None) -> None:
+        self.retry = retry
+        self.session = session
+
+    def start(self, coro: Coroutine[Any, Any, T]) -> Coroutine[Any, Any, T]:
+        return coro  # runs when its unit's turn comes
+
+    async def gather(self, aws: Sequence[Awaitable[T]]) -> list[T]:
+        __tracebackhide__ = True
+        out: list[T] = []
+        try:
+            for aw in aws:
+                out.append(await aw)
+        finally:
+            await self.discard(aws[len(out) + 1 :])
+        return out
+
+    async def side_by_side(self, runs: Sequence[Awaitable[T]]) -> list[T]:
+        """Step each side run to its next call in turn, until all are done."""
+        __tracebackhide__ = True
+        coros: list[Coroutine[Any, Any, T]] = list(runs)  # type: ignore[arg-type]
+        results: dict[int, T] = {}
+        try:
+            while len(results) < len(coros):
+                for i, coro in enumerate(coros):
+                    if i not in results:
+                        try:
+                            coro.send(None)
+                        except StopIteration as stop:
+                            results[i] = stop.value
+        except BaseException:
+            await self.discard(coros)
+            raise
+        return [results[i] for i in range(len(coros))]
+
+    async def discard(self, started: Sequence[Awaitable[Any]]) -> None:
+        for coro in started:
+            coro.close()  # type: ignore[attr-defined]
+
+    async def questions(self, base: str, q: int) -> tuple[object, list[str] | None]:
+        __tracebackhide__ = True
+        await _Turn()
+        with door_context((q, 0), self.retry, self.session):
+            text = current(EVALUATE_SCORE, "make_questions")(base)
+        # Parsed only to name the questions when a replaced evaluate_questions does not.
+        return text, parse_question_text(text)
+
+    async def answers(
+        self, answer: str, asked: object, questions: list[str] | None, run: tuple[int, int]
+    ) -> object:
+        __tracebackhide__ = True
+        await _Turn()
+        with door_context(run, self.retry, self.session):
+            return current(EVALUATE_SCORE, "evaluate_questions")(answer, asked)
+
+
+def run_inline(coro: Coroutine[Any, Any, T]) -> T:
+    """Run the pipeline over :class:`SeamCalls` (which never waits) in this thread."""
+    __tracebackhide__ = True
+    try:
+        coro.send(None)
+    except StopIteration as stop:
+        result: T = stop.value
+        return result
+    coro.close()
+    raise RuntimeError("the seams adapter waited outside a unit; it must not")

@@ -6,6 +6,9 @@ behaves exactly like the function it names; its failure message names the metric
 (``Text completeness (precision) below minimum: ...``).
 
 Note that Ragas and FActScore use the words precision and recall the other way round.
+
+Over 400 lines: one function per public alias of the reference API, each with its
+signature and docstring (the reference's, for drop-in use).
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-from pytest_texts_score import _assertion as _a
-from pytest_texts_score import _seams
+import pytest_texts_score._assertion as _a
+import pytest_texts_score._seams as _seams
 
 # The functions the aliases call, under this module's names as in the reference (a test may
 # patch ``api_wrappers.texts_agg_precision_mean``; see ``_alias``).
@@ -55,20 +58,27 @@ __all__ = [
 ]
 
 
-def _alias(chain: Sequence[str], args: Sequence[Any], internal: Callable[[], None]) -> None:
+def _alias(
+    chain: Sequence[str],
+    args: Sequence[Any],
+    internal: Callable[..., None],
+    *,
+    alias: str | None,
+) -> None:
     """Call the aliased function through this module's name for it, as the reference does.
 
     ``chain`` is the alias's path of names here (``texts_agg_completeness_average`` calls
     ``texts_agg_precision_average``, which calls ``texts_agg_precision_mean``): the first one a
     test replaced is called with the alias's positional arguments; when none is replaced the
-    assertion runs under the alias's own name (its failure message says ``completeness``).
+    assertion runs as ``internal(*args, alias=alias)``, under the alias's own name (its failure
+    message says ``completeness``).
     """
     __tracebackhide__ = True
     replacement = _seams.first_replacement([(_seams.WRAPPERS, name) for name in chain])
     if replacement is not None:
         replacement(*args)
         return
-    internal()
+    internal(*args, alias=alias)
 
 
 def texts_agg_completeness_average(
@@ -83,25 +93,10 @@ def texts_agg_completeness_average(
     """Alias for :func:`~pytest_texts_score.api_wrappers.texts_agg_precision_average`."""
     __tracebackhide__ = True
     _alias(
-        (
-            "texts_agg_precision_average",
-            "texts_agg_precision_mean",
-        ),
+        ("texts_agg_precision_average", "texts_agg_precision_mean"),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_target,
-            "precision",
-            "texts_agg_completeness_average",
-            AggType.MEAN,
-            expected,
-            given,
-            target,
-            max_delta,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias="completeness",
-        ),
+        partial(_a.agg_target, "precision", "texts_agg_completeness_average", AggType.MEAN),
+        alias="completeness",
     )
 
 
@@ -118,19 +113,8 @@ def texts_agg_completeness_max(
     _alias(
         ("texts_agg_precision_max",),
         (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_bound,
-            "precision",
-            "texts_agg_completeness_max",
-            AggType.MAXIMUM,
-            expected,
-            given,
-            upper_bound,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias="completeness",
-        ),
+        partial(_a.agg_bound, "precision", "texts_agg_completeness_max", AggType.MAXIMUM),
+        alias="completeness",
     )
 
 
@@ -148,20 +132,8 @@ def texts_agg_completeness_mean(
     _alias(
         ("texts_agg_precision_mean",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_target,
-            "precision",
-            "texts_agg_completeness_mean",
-            AggType.MEAN,
-            expected,
-            given,
-            target,
-            max_delta,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias="completeness",
-        ),
+        partial(_a.agg_target, "precision", "texts_agg_completeness_mean", AggType.MEAN),
+        alias="completeness",
     )
 
 
@@ -179,20 +151,8 @@ def texts_agg_completeness_median(
     _alias(
         ("texts_agg_precision_median",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_target,
-            "precision",
-            "texts_agg_completeness_median",
-            AggType.MEDIAN,
-            expected,
-            given,
-            target,
-            max_delta,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias="completeness",
-        ),
+        partial(_a.agg_target, "precision", "texts_agg_completeness_median", AggType.MEDIAN),
+        alias="completeness",
     )
 
 
@@ -209,19 +169,8 @@ def texts_agg_completeness_min(
     _alias(
         ("texts_agg_precision_min",),
         (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_bound,
-            "precision",
-            "texts_agg_completeness_min",
-            AggType.MINIMUM,
-            expected,
-            given,
-            lower_bound,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias="completeness",
-        ),
+        partial(_a.agg_bound, "precision", "texts_agg_completeness_min", AggType.MINIMUM),
+        alias="completeness",
     )
 
 
@@ -237,25 +186,10 @@ def texts_agg_correctness_average(
     """Alias for :func:`~pytest_texts_score.api_wrappers.texts_agg_recall_average`."""
     __tracebackhide__ = True
     _alias(
-        (
-            "texts_agg_recall_average",
-            "texts_agg_recall_mean",
-        ),
+        ("texts_agg_recall_average", "texts_agg_recall_mean"),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_target,
-            "recall",
-            "texts_agg_correctness_average",
-            AggType.MEAN,
-            expected,
-            given,
-            target,
-            max_delta,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias="correctness",
-        ),
+        partial(_a.agg_target, "recall", "texts_agg_correctness_average", AggType.MEAN),
+        alias="correctness",
     )
 
 
@@ -272,19 +206,8 @@ def texts_agg_correctness_max(
     _alias(
         ("texts_agg_recall_max",),
         (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_bound,
-            "recall",
-            "texts_agg_correctness_max",
-            AggType.MAXIMUM,
-            expected,
-            given,
-            upper_bound,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias="correctness",
-        ),
+        partial(_a.agg_bound, "recall", "texts_agg_correctness_max", AggType.MAXIMUM),
+        alias="correctness",
     )
 
 
@@ -302,20 +225,8 @@ def texts_agg_correctness_mean(
     _alias(
         ("texts_agg_recall_mean",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_target,
-            "recall",
-            "texts_agg_correctness_mean",
-            AggType.MEAN,
-            expected,
-            given,
-            target,
-            max_delta,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias="correctness",
-        ),
+        partial(_a.agg_target, "recall", "texts_agg_correctness_mean", AggType.MEAN),
+        alias="correctness",
     )
 
 
@@ -333,20 +244,8 @@ def texts_agg_correctness_median(
     _alias(
         ("texts_agg_recall_median",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_target,
-            "recall",
-            "texts_agg_correctness_median",
-            AggType.MEDIAN,
-            expected,
-            given,
-            target,
-            max_delta,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias="correctness",
-        ),
+        partial(_a.agg_target, "recall", "texts_agg_correctness_median", AggType.MEDIAN),
+        alias="correctness",
     )
 
 
@@ -363,19 +262,8 @@ def texts_agg_correctness_min(
     _alias(
         ("texts_agg_recall_min",),
         (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_bound,
-            "recall",
-            "texts_agg_correctness_min",
-            AggType.MINIMUM,
-            expected,
-            given,
-            lower_bound,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias="correctness",
-        ),
+        partial(_a.agg_bound, "recall", "texts_agg_correctness_min", AggType.MINIMUM),
+        alias="correctness",
     )
 
 
@@ -393,20 +281,8 @@ def texts_agg_f1_average(
     _alias(
         ("texts_agg_f1_mean",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_target,
-            "f1",
-            "texts_agg_f1_average",
-            AggType.MEAN,
-            expected,
-            given,
-            target,
-            max_delta,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias=None,
-        ),
+        partial(_a.agg_target, "f1", "texts_agg_f1_average", AggType.MEAN),
+        alias=None,
     )
 
 
@@ -424,20 +300,8 @@ def texts_agg_precision_average(
     _alias(
         ("texts_agg_precision_mean",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_target,
-            "precision",
-            "texts_agg_precision_average",
-            AggType.MEAN,
-            expected,
-            given,
-            target,
-            max_delta,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias=None,
-        ),
+        partial(_a.agg_target, "precision", "texts_agg_precision_average", AggType.MEAN),
+        alias=None,
     )
 
 
@@ -455,20 +319,8 @@ def texts_agg_recall_average(
     _alias(
         ("texts_agg_recall_mean",),
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(
-            _a.agg_target,
-            "recall",
-            "texts_agg_recall_average",
-            AggType.MEAN,
-            expected,
-            given,
-            target,
-            max_delta,
-            full_runs,
-            each_question_runs,
-            retry_on_error,
-            alias=None,
-        ),
+        partial(_a.agg_target, "recall", "texts_agg_recall_average", AggType.MEAN),
+        alias=None,
     )
 
 
@@ -485,18 +337,8 @@ def texts_expect_completeness_equal(
     _alias(
         ("texts_expect_precision_equal",),
         (expected, given, target, max_delta, skip_warnings, retry_on_error),
-        partial(
-            _a.expect_equal,
-            "precision",
-            "texts_expect_completeness_equal",
-            expected,
-            given,
-            target,
-            max_delta,
-            skip_warnings,
-            retry_on_error,
-            alias="completeness",
-        ),
+        partial(_a.expect_equal, "precision", "texts_expect_completeness_equal"),
+        alias="completeness",
     )
 
 
@@ -513,18 +355,8 @@ def texts_expect_completeness_range(
     _alias(
         ("texts_expect_precision_range",),
         (expected, given, min_score, max_score, skip_warnings, retry_on_error),
-        partial(
-            _a.expect_range,
-            "precision",
-            "texts_expect_completeness_range",
-            expected,
-            given,
-            min_score,
-            max_score,
-            skip_warnings,
-            retry_on_error,
-            alias="completeness",
-        ),
+        partial(_a.expect_range, "precision", "texts_expect_completeness_range"),
+        alias="completeness",
     )
 
 
@@ -541,18 +373,8 @@ def texts_expect_correctness_equal(
     _alias(
         ("texts_expect_recall_equal",),
         (expected, given, target, max_delta, skip_warnings, retry_on_error),
-        partial(
-            _a.expect_equal,
-            "recall",
-            "texts_expect_correctness_equal",
-            expected,
-            given,
-            target,
-            max_delta,
-            skip_warnings,
-            retry_on_error,
-            alias="correctness",
-        ),
+        partial(_a.expect_equal, "recall", "texts_expect_correctness_equal"),
+        alias="correctness",
     )
 
 
@@ -569,18 +391,8 @@ def texts_expect_correctness_range(
     _alias(
         ("texts_expect_recall_range",),
         (expected, given, min_score, max_score, skip_warnings, retry_on_error),
-        partial(
-            _a.expect_range,
-            "recall",
-            "texts_expect_correctness_range",
-            expected,
-            given,
-            min_score,
-            max_score,
-            skip_warnings,
-            retry_on_error,
-            alias="correctness",
-        ),
+        partial(_a.expect_range, "recall", "texts_expect_correctness_range"),
+        alias="correctness",
     )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from scorekit._session import ScoreSession, current_session
+from scorekit.session import ScoreSession, current_session
 
 __all__ = ["get_client", "init_client"]
 

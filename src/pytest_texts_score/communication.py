@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_texts_score import _validation as v
+import pytest_texts_score._validation as v
 from pytest_texts_score._outcome import answer_dicts
 from pytest_texts_score._pipeline import answer_question_set, make_question_set
 from pytest_texts_score._seams import door_call
-from scorekit.judges import InvalidReplyError, reasons_of
-from scorekit.judges._parse import parse_questions
-from scorekit.judges._prompts import number_questions
+from scorekit.judges import InvalidReplyError, number_questions, parse_questions, reasons_of
 
 __all__ = ["evaluate_questions", "make_questions"]
 

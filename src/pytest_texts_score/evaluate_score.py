@@ -12,18 +12,20 @@ functions above them use the replacement (see ``docs/texts/testing-without-a-jud
 
 Directions: **precision** = questions from ``given`` answered from ``expected``; **recall** =
 questions from ``expected`` answered from ``given``.
+
+Over 400 lines: one function per public name of the reference API, each with its
+docstring; the work is in ``_scores`` and ``_pipeline``.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
-from enum import Enum
-from typing import Literal
 
-from pytest_texts_score import _scores, _seams
-from pytest_texts_score import _validation as v
-from pytest_texts_score._outcome import TextsOutcome
+import pytest_texts_score._scores as _scores
+import pytest_texts_score._seams as _seams
+import pytest_texts_score._validation as v
+from pytest_texts_score._outcome import AggLike, AggType, ScoreType, TextsOutcome
 from pytest_texts_score._outcome import f1_score as _f1
 
 # The seams the scoring functions reach the judge through (see communication).
@@ -53,27 +55,6 @@ __all__ = [
     "texts_multiple_precision",
     "texts_multiple_recall",
 ]
-
-
-class AggType(str, Enum):
-    """Aggregation types for recall scores."""
-
-    MINIMUM = "minimum"
-    MAXIMUM = "maximum"
-    MEDIAN = "median"
-    AVERAGE = "average"
-    MEAN = "mean"
-
-
-class ScoreType(str, Enum):
-    """The three scores: F1, precision and recall."""
-
-    F1 = "f1"
-    PRECISION = "precision"
-    RECALL = "recall"
-
-
-AggLike = AggType | Literal["minimum", "maximum", "median", "average", "mean"]
 
 
 def f1_score(precision: float, recall: float) -> float:

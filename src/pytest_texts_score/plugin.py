@@ -21,6 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 
 from scorekit.judges import OPTIONS, JudgeError, JudgeSettings
+from scorekit.pytest_plugin import mark_judge_error
 from scorekit.pytest_state import IniDefault
 
 __all__ = [
@@ -29,7 +30,6 @@ __all__ = [
     "pytest_addoption",
     "pytest_configure",
     "pytest_report_header",
-    "pytest_report_teststatus",
     "pytest_runtest_makereport",
     "texts_score",
     "texts_score_client",
@@ -38,10 +38,6 @@ __all__ = [
 # get_config() takes no argument, so the configured runs must be findable without one; a
 # stack (not a single slot) keeps a nested pytester run from clobbering the outer run.
 _configs: list[pytest.Config] = []
-
-#: Set on a test report whose call raised a judge error (survives pytest-xdist transport).
-JUDGE_ERROR_ATTR = "scorekit_judge_error"
-
 
 # Settings that alone do not pick or tune a judge: a CI that merely holds OPENAI_API_KEY (the
 # local judge stays the default) or asks for a report gets no header line.
@@ -261,7 +257,8 @@ def pytest_runtest_makereport(
 
     A judge that cannot be reached or keeps replying nonsense says nothing about the texts,
     so the test must not read as failed: the report is marked (shown as ``E``/``ERROR`` by
-    :func:`pytest_report_teststatus`) and its long traceback replaced by the cause.
+    ``scorekit.pytest_plugin``, the one status hook of both packages) and its long traceback
+    replaced by the cause.
     """
     report = yield
     excinfo = call.excinfo
@@ -273,17 +270,8 @@ def pytest_runtest_makereport(
     ):
         report.longrepr = _short_cause(item, excinfo)
         if report.when == "call":
-            setattr(report, JUDGE_ERROR_ATTR, True)
+            mark_judge_error(report)
     return report
-
-
-def pytest_report_teststatus(
-    report: pytest.CollectReport | pytest.TestReport, config: pytest.Config
-) -> tuple[str, str, str] | None:
-    """Report a test whose judge failed as ``error`` (``E``, ``ERROR``), not ``failed``."""
-    if getattr(report, JUDGE_ERROR_ATTR, False):
-        return ("error", "E", "ERROR")
-    return None
 
 
 @pytest.fixture

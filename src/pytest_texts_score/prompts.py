@@ -9,7 +9,7 @@ version so that cached replies of older prompts are not reused.
 
 from __future__ import annotations
 
-from scorekit.judges import _prompts
+from scorekit import judges
 
 __all__ = [
     "get_system_answers_prompt",
@@ -32,7 +32,7 @@ def get_system_answers_prompt() -> str:
         >>> "[0, 1]" in get_system_answers_prompt()
         True
     """
-    return _prompts.get_system_answers_prompt()
+    return judges.get_system_answers_prompt()
 
 
 def get_system_questions_prompt() -> str:
@@ -47,7 +47,7 @@ def get_system_questions_prompt() -> str:
         >>> "yes/no" in get_system_questions_prompt()
         True
     """
-    return _prompts.get_system_questions_prompt()
+    return judges.get_system_questions_prompt()
 
 
 def get_user_answers_prompt(answer_text: str, questions_text: str) -> str:
@@ -66,7 +66,7 @@ def get_user_answers_prompt(answer_text: str, questions_text: str) -> str:
         ...     "Paris is in France.", '["Is Paris in France?"]')
         True
     """
-    return _prompts.get_user_answers_prompt(answer_text, questions_text)
+    return judges.get_user_answers_prompt(answer_text, questions_text)
 
 
 def get_user_questions_prompt(text: str) -> str:
@@ -82,4 +82,4 @@ def get_user_questions_prompt(text: str) -> str:
         >>> "Paris is in France." in get_user_questions_prompt("Paris is in France.")
         True
     """
-    return _prompts.get_user_questions_prompt(text)
+    return judges.get_user_questions_prompt(text)

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from scorekit._session import ScoreSession
 from scorekit.judges._settings import OPTIONS, JudgeSettings, SettingsError, resolve_settings
+from scorekit.session._session import ScoreSession
 
 SESSION_KEY = pytest.StashKey[ScoreSession]()
 

@@ -12,6 +12,7 @@ Example:
 
 from typing import TYPE_CHECKING, Any
 
+from toolscore._engine.check.budget import assert_budget
 from toolscore.capture import TraceCapture, capture_trace
 from toolscore.core import (
     ConversationResult,
@@ -32,6 +33,7 @@ from toolscore.core import (
     test_agent_async,
 )
 from toolscore.expect import Expectation, expect
+from toolscore.honesty import Finding, HonestyReport, assert_honest, check_honesty
 from toolscore.integrations import (
     auto_extract,
     from_anthropic,
@@ -79,7 +81,9 @@ __all__ = [
     "ConversationResult",
     "EvaluationResult",
     "Expectation",
+    "Finding",
     "FixSuggestion",
+    "HonestyReport",
     "IsType",
     "JudgeConfig",
     "Matcher",
@@ -93,13 +97,16 @@ __all__ = [
     "TrajectoryMatch",
     "TurnResult",
     "__version__",
+    "assert_budget",
     "assert_conversation",
+    "assert_honest",
     "assert_stream_matches",
     "assert_tools",
     "assert_trajectory",
     "auto_extract",
     "capture_trace",
     "cases",
+    "check_honesty",
     "evaluate",
     "evaluate_conversation",
     "evaluate_dataset",

@@ -10,7 +10,6 @@ runs the rows on every core or on Ray, writes per-row results and sums them up.
 from __future__ import annotations
 
 import json
-import math
 import os
 import warnings
 from collections.abc import Mapping, Sequence
@@ -19,16 +18,20 @@ from functools import cached_property, lru_cache
 from operator import attrgetter
 from typing import Any
 
-from scorekit._tool_metrics import TOOL_METRIC_NAMES
-from scorekit.batch import DatasetError, DatasetSummary, Field, RowError, run_dataset
-from scorekit.batch._main_guard import refuse_in_starting_worker
-from scorekit.batch._readers import read_batches
-from scorekit.batch._sources import resolve_source
-from scorekit.batch._task import row_id
-from toolscore._engine.evaluate import evaluation
-from toolscore._engine.scoring import COMPONENTS, Evaluation
-from toolscore._engine.trace_gold import GoldFormatError, decode_value
-from toolscore._engine.weights import resolve_weights
+from scorekit.batch import (
+    DatasetSummary,
+    Field,
+    RowError,
+    refuse_in_starting_worker,
+    row_id,
+    run_dataset,
+)
+from scorekit.report import TOOL_METRIC_NAMES
+from toolscore._dataset_gold import load_gold_index
+from toolscore._engine.read.gold_files import GoldFormatError, decode_value
+from toolscore._engine.score.evaluate import evaluation
+from toolscore._engine.score.flat_metrics import Evaluation, weighted_score
+from toolscore._engine.score.weights import resolve_weights
 from toolscore.core import evaluate
 from toolscore.verdict import letter_grade
 
@@ -100,8 +103,8 @@ class ToolTask:
     strict: bool = False
     gold_key: str | None = None
     gold_index: Mapping[str, str] | None = None
-    # A 1 MiB range of small rows is then one batch: each batch costs the driver its own
-    # unpickling, Arrow conversion and summary pass (2,048 instead of 512: 5 % less CPU a row).
+    # Each batch costs the driver its own unpickling, Arrow conversion and summary pass, so
+    # small rows go in large batches (benchmarks/bench_dataset.py measures the choice).
     batch_size: int = 2048
 
     fields = TOOL_FIELDS
@@ -119,9 +122,9 @@ class ToolTask:
         return (self.gold, self.trace)
 
     @cached_property
-    def _weight_shares(self) -> tuple[tuple[int, float], ...]:
+    def _resolved_weights(self) -> Mapping[str, float]:
         # Worked out once per task, not for every 32 rows scored.
-        return _shares(resolve_weights(self.weights))
+        return resolve_weights(self.weights)
 
     @cached_property
     def _graded(self) -> dict[tuple[float, ...], tuple[float, str]]:
@@ -168,9 +171,9 @@ class ToolTask:
         no_dollar: bool = False,
     ) -> tuple[list[tuple[Any, ...] | RowError], dict[str, float]]:
         """Score each row as :func:`toolscore.evaluate` does; only the flat numbers are read
-        (the engine's :func:`~toolscore._engine.evaluate.evaluation`, no result object)."""
+        (the engine's :func:`~toolscore._engine.score.evaluate.evaluation`, no result object)."""
         out: list[tuple[Any, ...] | RowError] = []
-        shares, graded, strict = self._weight_shares, self._graded, self.strict
+        weights, graded, strict = self._resolved_weights, self._graded, self.strict
         gold, trace, gold_in_row = self.gold, self.trace, self.gold_index is None
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
@@ -207,7 +210,7 @@ class ToolTask:
                 note = None
                 if len(caught) > seen:
                     note = "; ".join(" ".join(str(w.message).split()) for w in caught[seen:])
-                out.append(_fields(ev, shares, graded, note))
+                out.append(_fields(ev, weights, graded, note))
         return out, ({"warnings": float(len(caught))} if caught else {})
 
 
@@ -230,16 +233,6 @@ def _blame(expected: Any, exc: Exception) -> RowError:
 _ABSENT = object()
 
 
-def _shares(weights: Mapping[str, float]) -> tuple[tuple[int, float], ...]:
-    """The weighted components of :func:`~toolscore._engine.scoring.weighted_score`, as
-    ``(index, weight)`` for each weight > 0.
-
-    A component of weight 0 adds exactly 0.0 to the sum (every component is in ``[0, 1]``)
-    and is left out of the all-ones test, so leaving it out gives the same score.
-    """
-    return tuple((i, w) for i, w in enumerate(weights[k] for k in COMPONENTS) if w > 0)
-
-
 #: Graded scores kept for each set of weights: a data set's rows take few distinct component
 #: values, and a lookup costs a fraction of summing and grading again.
 _GRADED_LIMIT = 4096
@@ -247,16 +240,15 @@ _GRADED_LIMIT = 4096
 
 def _fields(
     ev: Evaluation,
-    shares: tuple[tuple[int, float], ...],
+    weights: Mapping[str, float],
     graded: dict[tuple[float, ...], tuple[float, str]],
     note: str | None,
 ) -> tuple[Any, ...]:
     """The row's ``TOOL_FIELDS``: what ``evaluate()``'s result would show, read directly.
 
-    The score is :func:`~toolscore._engine.scoring.weighted_score` of the same values with the
-    weights resolved once per task (``shares``), which gives the same float; ``graded`` holds
-    the score and letter grade of component values already seen with these weights (a NaN is
-    never found there: it is scored, and fails, as before).
+    ``weights`` are resolved once per task; ``graded`` holds the score and letter grade of
+    component values already seen with them (a NaN is never found there: it is scored, and
+    fails, as before).
     """
     alignment = ev.alignment
     missing, extra = alignment.missing, alignment.extra
@@ -270,13 +262,9 @@ def _fields(
     )
     known = graded.get(values)
     if known is None:
-        for i, _ in shares:
-            if values[i] != 1.0:
-                total = math.fsum([w * values[i] for i, w in shares])
-                score = min(1.0, max(0.0, total))
-                break
-        else:
-            score = 1.0
+        score = weighted_score(
+            weights, ev.tool_f1, ev.argument_f1, ev.sequence_accuracy, ev.redundant_rate, rcr
+        )
         known = (score, letter_grade(score))
         if len(graded) < _GRADED_LIMIT:
             graded[values] = known
@@ -305,62 +293,6 @@ def _fields(
             note,
         )
     )
-
-
-def load_gold_index(gold_file: str | os.PathLike[str], key: str, column: str) -> dict[str, str]:
-    """Read a gold file into ``{key: expected calls as JSON text}``.
-
-    The file is JSON lines or Parquet with a ``key`` and a ``column`` column per row, or one
-    JSON object mapping each key to its expected calls.
-
-    Raises:
-        DatasetError: the file is missing or malformed, or a row lacks the key or the calls.
-    """
-    name = os.fspath(gold_file)
-    source = resolve_source(gold_file)
-    index: dict[str, str] = {}
-    for file in source.files:
-        if file.format == "jsonl" and file.compression is None and name.endswith(".json"):
-            with open(file.path, "rb") as fh:
-                head = fh.read(4096).lstrip()
-            if head.startswith(b"{"):
-                try:
-                    with open(file.path, "rb") as fh:
-                        data = json.load(fh)
-                except ValueError as exc:
-                    raise DatasetError(f"{name}: not valid JSON ({exc})") from None
-                if isinstance(data, dict) and not ({key, column} <= set(data)):
-                    for k, calls in data.items():
-                        index[k] = json.dumps(calls)
-                    continue
-    if index:
-        return index
-    for batch in read_batches(source, 4096, [key, column]):
-        rows: list[Any]
-        if batch.lines is not None:
-            rows = []
-            for line in batch.lines:
-                try:
-                    rows.append(json.loads(line))
-                except ValueError as exc:
-                    raise DatasetError(f"{name}: a line is not valid JSON ({exc})") from None
-        elif batch.records is not None:
-            rows = list(batch.records)
-        else:
-            rows = batch.table.to_pylist()
-        for row in rows:
-            if not isinstance(row, dict) or row.get(key) is None or column not in row:
-                raise DatasetError(
-                    f"{name}: every row needs {key!r} and {column!r}; got"
-                    f" {json.dumps(row, default=str)[:200]}"
-                )
-            calls = row[column]
-            index[row_id(row[key]) or ""] = (
-                calls if isinstance(calls, str) else json.dumps(calls, default=str)
-            )
-    if not index:
-        raise DatasetError(f"{name}: holds no gold rows")
-    return index
 
 
 def evaluate_dataset(

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from toolscore._engine.result import EvaluationResult
+    from toolscore._engine.score.result import EvaluationResult
 
 __all__ = [
     "Baseline",
@@ -215,7 +215,7 @@ def save_baseline(
     Returns:
         The file's path.
     """
-    from scorekit._atomic import write_text_atomic
+    from scorekit.files import write_text_atomic
 
     path = Path(output_path)
     baseline = Baseline.from_result(result, gold_file)
@@ -322,8 +322,7 @@ def compare_to_baseline(
 
 def render_comparison(comparison: ComparisonResult) -> str:
     """The comparison as a plain-text table with the summary line."""
-    from scorekit._rounding import SCORE_DECIMALS, format_score
-    from scorekit._text_table import align_columns
+    from scorekit.format import SCORE_DECIMALS, align_columns, format_score
 
     rows = [["metric", "baseline", "current", "change", "status"]]
     for item in comparison.items:

@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
-from toolscore._engine.details import jsonable
+from toolscore._engine.score.details import jsonable
 from toolscore.adapters.base import ToolCall
 
 __all__ = ["TraceCapture", "capture_trace"]
@@ -179,7 +179,7 @@ class TraceCapture:
         Returns:
             The gold file written.
         """
-        from toolscore._engine.trace_files import read_json_file
+        from toolscore._engine.read.trace_files import read_json_file
 
         data = read_json_file(trace_file)
         calls = data.get("tools") if isinstance(data, Mapping) else data

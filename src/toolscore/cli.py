@@ -14,6 +14,7 @@ Subcommands, one module each under ``toolscore._cli``::
                                      gold cases from function schemas
     toolscore init                   a test suite for your agent that passes right away
     toolscore bfcl OUTPUTS -q Q -a A score a model's outputs with BFCL's rules (toolscore.bfcl)
+    toolscore honesty RUN.json       check an agent's answer against its run
     toolscore mcp list|lint|test|record, toolscore demo
                                      grade an MCP server (see toolscore.mcp)
 
@@ -31,16 +32,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from scorekit._command_output import warnings_as_lines
+from scorekit.cli import warnings_as_lines
+from toolscore._cli import compare as compare_command
 from toolscore._cli import eval_dataset as dataset_command
 from toolscore._cli import evaluate as evaluate_commands
 from toolscore._cli import generate as generate_command
+from toolscore._cli import honesty as honesty_command
 from toolscore._cli import init as init_command
 from toolscore._cli import regression as regression_command
 from toolscore._cli import snapshots as snapshot_commands
 from toolscore._cli import validate as validate_command
 from toolscore._cli.common import EXIT_BAD_INPUT, CommandError
-from toolscore._engine.trace_files import TraceFileError
+from toolscore._engine.read.trace_files import TraceFileError
 
 __all__ = ["main", "run"]
 
@@ -53,8 +56,8 @@ class _Parser(argparse.ArgumentParser):
 
 
 class _Version(argparse.Action):
-    """``--version``, reading the installed version only when asked (importlib.metadata
-    takes 20 ms to import, which every other command would pay)."""
+    """``--version``, reading the installed version only when asked (importing
+    importlib.metadata would slow every other command)."""
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
         from toolscore import __version__
@@ -74,16 +77,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     evaluate_commands.register(sub)
+    compare_command.register(sub)
     dataset_command.register(sub)
     regression_command.register(sub)
     snapshot_commands.register(sub)
     validate_command.register(sub)
     generate_command.register(sub)
+    honesty_command.register(sub)
     init_command.register(sub)
     # ``mcp`` and ``demo`` live in this package's _cli, away from toolscore.mcp: defining
-    # their options must not import the MCP client (asyncio; 40 ms for every other command).
+    # their options must not import the MCP client (asyncio would slow every other command).
+    from toolscore._cli.bfcl import register as register_bfcl
     from toolscore._cli.mcp import register as register_mcp
-    from toolscore.bfcl._cli import register as register_bfcl
 
     register_bfcl(sub)
     register_mcp(sub)
@@ -115,7 +120,7 @@ def run(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # The reader left early (`| head`): quiet, and no verdict claimed for a cut output.
-        from scorekit._command_output import reader_left
+        from scorekit.cli import reader_left
 
         return reader_left()
     except OSError as exc:

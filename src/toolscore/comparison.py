@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from toolscore._engine.result import EvaluationResult
+    from toolscore._engine.score.result import EvaluationResult
 
 __all__ = [
     "COMPARED_METRICS",
@@ -108,7 +108,7 @@ def render_comparison_table(comparison: dict[str, Any]) -> str:
     models = comparison.get("models") or []
     if not models:
         return "No models to compare."
-    from scorekit._rounding import format_score
+    from scorekit.format import format_score
 
     rows = [["metric", *models, "best"]]
     for metric, label in _LABELS.items():
@@ -118,7 +118,7 @@ def render_comparison_table(comparison: dict[str, Any]) -> str:
         rows.append(
             [label, *(format_score(values[m]) for m in models), comparison["rankings"][metric][0]]
         )
-    from scorekit._text_table import align_columns
+    from scorekit.format import align_columns
 
     lines = align_columns(rows, right=set(range(1, len(rows[0]) - 1)))
     best = comparison["best_model"]
@@ -140,7 +140,7 @@ def print_comparison_table(comparison: dict[str, Any], console: Any | None = Non
 
 def save_comparison_report(comparison: dict[str, Any], output_file: str | Path) -> Path:
     """Write the comparison document as JSON (folders created as needed); returns the path."""
-    from scorekit._atomic import write_text_atomic
+    from scorekit.files import write_text_atomic
 
     path = Path(output_file)
     write_text_atomic(path, json.dumps(comparison, indent=2) + "\n")

@@ -12,28 +12,28 @@ from __future__ import annotations
 
 import os
 
-from toolscore._engine import trace as _trace
-from toolscore._engine.assertions import (
+from toolscore._engine.check import evaluate_trace as _trace
+from toolscore._engine.check.assertions import (
     ToolScoreAssertionError,
     assert_tools,
     cases,
     test_agent,
     test_agent_async,
 )
-from toolscore._engine.calls import actual_calls, expected_calls
-from toolscore._engine.conversation import (
+from toolscore._engine.check.conversation import (
     ConversationResult,
     TurnResult,
     assert_conversation,
     evaluate_conversation,
 )
-from toolscore._engine.details import ArgumentDetail, PairDetail
-from toolscore._engine.evaluate import evaluate
-from toolscore._engine.result import EvaluationResult
-from toolscore._engine.streams import assert_stream_matches
-from toolscore._engine.trace import evaluate_trace
-from toolscore._engine.trajectory import TrajectoryMatch, assert_trajectory, match_trajectory
-from toolscore._engine.weights import DEFAULT_WEIGHTS
+from toolscore._engine.check.evaluate_trace import evaluate_trace
+from toolscore._engine.check.streams import assert_stream_matches
+from toolscore._engine.check.trajectory import TrajectoryMatch, assert_trajectory, match_trajectory
+from toolscore._engine.read.inputs import actual_calls, expected_calls
+from toolscore._engine.score.details import ArgumentDetail, PairDetail
+from toolscore._engine.score.evaluate import evaluate
+from toolscore._engine.score.result import EvaluationResult
+from toolscore._engine.score.weights import DEFAULT_WEIGHTS
 from toolscore.adapters import (
     AnthropicAdapter,
     BaseAdapter,

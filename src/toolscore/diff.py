@@ -20,17 +20,17 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolscore._engine.align import Alignment, align
-from toolscore._engine.calls import CallList, read_calls
-from toolscore._engine.details import argument_details
-from toolscore._engine.render import format_call, format_value, render_result
+from toolscore._engine.align.pairing import Alignment, align
+from toolscore._engine.read.inputs import CallList, read_calls
+from toolscore._engine.score.details import argument_details
+from toolscore._engine.score.render import format_call, format_value, render_result
 from toolscore.adapters.base import ToolCall
 from toolscore.verdict import FixSuggestion
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from toolscore._engine.result import EvaluationResult
+    from toolscore._engine.score.result import EvaluationResult
 
 __all__ = ["build_diff_table", "build_eval_fix_list", "render_failure"]
 

@@ -29,53 +29,28 @@ from __future__ import annotations
 import inspect
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from toolscore._engine.assertions import (
+from toolscore._engine.check.assertions import (
     ToolScoreAssertionError,
     call_sync_agent,
     check_min_score,
     check_response,
     record_row,
 )
-from toolscore._engine.calls import CallList
-from toolscore._engine.compare import args_satisfy, values_match
-from toolscore._engine.evaluate import evaluate_calls
-from toolscore._engine.render import format_call, format_value
-from toolscore._engine.result import EvaluationResult
-from toolscore._engine.weights import resolve_weights
+from toolscore._engine.check.expectation import (
+    Declared,
+    budget_check,
+    declared_problems,
+    forbidden_problems,
+    mode_problems,
+    within_limits,
+)
+from toolscore._engine.score.evaluate import evaluate_calls
+from toolscore._engine.score.result import EvaluationResult
+from toolscore._engine.score.weights import resolve_weights
 
 __all__ = ["Expectation", "expect"]
-
-_SEARCH_BUDGET = 200_000
-
-
-@dataclass(frozen=True)
-class _Declared:
-    tool: str
-    args: dict[str, Any]
-    after_previous: bool
-
-    def describe(self) -> str:
-        method = "then_calls" if self.after_previous else "calls"
-        return f"{method}({_declaration(self.tool, self.args)})"
-
-
-def _declaration(tool: str, args: Mapping[str, Any]) -> str:
-    """``'tool', a=1``: a declared or forbidden call as it was written."""
-    return ", ".join([repr(tool), *(f"{k}={format_value(v, 40)}" for k, v in args.items())])
-
-
-def _matching_calls(
-    trace: CallList, tool: str, wanted: Mapping[str, Any], strict: bool
-) -> list[int]:
-    """Indices of the calls to ``tool`` whose arguments agree on every name in ``wanted``."""
-    return [
-        j
-        for j, (t, args) in enumerate(zip(trace.tools, trace.args, strict=False))
-        if t == tool and args_satisfy(args, wanted, strict)
-    ]
 
 
 class Expectation:
@@ -84,12 +59,14 @@ class Expectation:
     def __init__(self, subject: Any) -> None:
         self._subject = subject
         self._prompt: str | None = None
-        self._declared: list[_Declared] = []
+        self._declared: list[Declared] = []
         self._forbidden: list[tuple[str, dict[str, Any]]] = []
         self._min_score: float | None = None
         self._weights: dict[str, float] | None = None
         self._strict = False
         self._mode: str | None = None
+        self._budget: dict[str, Any] | None = None
+        self._honesty: tuple[str | None, Any, frozenset[str]] | None = None
 
     # -- building --------------------------------------------------------------------------
     def on(self, prompt: str) -> Expectation:
@@ -106,14 +83,14 @@ class Expectation:
 
     def calls(self, tool: str, **args: Any) -> Expectation:
         """The agent must call ``tool``; named arguments must agree (matchers allowed)."""
-        self._declared.append(_Declared(_tool_name(tool, "calls"), args, False))
+        self._declared.append(Declared(_tool_name(tool, "calls"), args, False))
         return self
 
     def then_calls(self, tool: str, **args: Any) -> Expectation:
         """Like :meth:`calls`, and the call must come after the previously declared one."""
         if not self._declared:
             raise ValueError("then_calls() needs a call declared before it; start with .calls()")
-        self._declared.append(_Declared(_tool_name(tool, "then_calls"), args, True))
+        self._declared.append(Declared(_tool_name(tool, "then_calls"), args, True))
         return self
 
     def does_not_call(self, tool: str, **args: Any) -> Expectation:
@@ -146,9 +123,29 @@ class Expectation:
         see :func:`toolscore.match_trajectory`. Only the arguments a declaration names are
         compared (args mode ``"superset"``), as everywhere in ``expect()``.
         """
-        from toolscore._engine.trajectory import check_mode
+        from toolscore._engine.check.trajectory import check_mode
 
         self._mode = check_mode(mode, "mode(mode)")
+        return self
+
+    def within(self, **limits: Any) -> Expectation:
+        """Also hold the run to a budget: the keywords of :func:`toolscore.assert_budget`
+        (``max_tool_calls``, ``max_calls_per_tool``, ``max_model_requests``, ``max_tokens``,
+        ``max_cost_usd``, ``max_duration_s``). On its own it is an expectation."""
+        self._budget = within_limits(limits)
+        return self
+
+    def is_honest(
+        self, answer: str | None = None, *, judge: Any = None, allow: Any = ()
+    ) -> Expectation:
+        """Also require the agent's answer to agree with its run (see
+        :func:`toolscore.check_honesty`): ``answer`` defaults to the run's last assistant
+        text, ``allow`` names finding kinds to tolerate. On its own it is an expectation."""
+        from toolscore._engine.check.honesty.assertion import check_allow
+
+        if answer is not None and not isinstance(answer, str):
+            raise TypeError(f"is_honest(answer) takes a str, got {type(answer).__name__}")
+        self._honesty = (answer, judge, check_allow(allow))
         return self
 
     # -- running ---------------------------------------------------------------------------
@@ -185,10 +182,13 @@ class Expectation:
         return self._check(response, started)
 
     def _need_expectations(self) -> None:
-        if not self._declared and not self._forbidden and self._min_score is None:
+        if (
+            not (self._declared or self._forbidden or self._budget or self._honesty)
+            and self._min_score is None
+        ):
             raise ValueError(
-                "expect(...) has no expectations to check: declare at least one with "
-                ".calls(), .then_calls(), .does_not_call() or .with_score() before .run()"
+                "expect(...) has no expectations to check: declare at least one with .calls(), "
+                ".then_calls(), .does_not_call(), .within() or .with_score() before .run()"
             )
 
     def _need_prompt(self) -> None:
@@ -202,18 +202,28 @@ class Expectation:
         __tracebackhide__ = True
         check_response(response)
         expected = [{"tool": d.tool, "args": d.args or None} for d in self._declared]
-        result = evaluate_calls(expected, response, self._weights, self._strict, named_only=True)
+        # A hand-off call the agent must not make stays in the trace to be found.
+        keep = {tool for tool, _ in self._forbidden}
+        result = evaluate_calls(
+            expected, response, self._weights, self._strict, named_only=True, keep=keep
+        )
         trace = result.trace  # the response, read once
-        declared = self._declared_problems(trace) + self._mode_problems(expected, trace)
-        forbidden = self._forbidden_problems(trace)
-        problems = declared + forbidden
+        declared = declared_problems(self._declared, trace, self._strict)
+        declared += mode_problems(self._mode, expected, trace, self._strict)
+        forbidden = forbidden_problems(self._forbidden, trace, self._strict)
+        budget, budget_text = budget_check(self._budget, response)
+        honest, honest_text = self._honesty_problems(response)
+        budget, budget_text = budget + honest, "\n".join(t for t in (budget_text, honest_text) if t)
+        problems = declared + forbidden + budget
         threshold = self._min_score
         if threshold is None and self._declared:
             threshold = 0.9
         passed = not problems and (threshold is None or result.score >= threshold)
         record_row("expect", result, threshold, passed, time.perf_counter() - started)
+        if budget and problems == budget and threshold is None:  # .within() alone
+            raise ToolScoreAssertionError(budget_text, result=result)
         if not passed:
-            from toolscore._engine.render import render_result
+            from toolscore._engine.score.render import render_result
 
             hint = None
             if forbidden and not declared:
@@ -227,115 +237,19 @@ class Expectation:
         return result
 
     # -- behaviour checks ------------------------------------------------------------------
-    def _declared_problems(self, trace: CallList) -> list[str]:
-        if not self._declared:
-            return []
-        candidates: list[list[int]] = []
-        problems: list[str] = []
-        for d in self._declared:
-            found = _matching_calls(trace, d.tool, d.args, self._strict)
-            candidates.append(found)
-            if not found:
-                problems.append(self._never_made(d, trace))
-        if problems:
-            return problems
-        if _assign(self._declared, candidates) is None:
-            problems.append(self._order_problem(candidates))
-        return problems
+    def _honesty_problems(self, response: Any) -> tuple[list[str], str]:
+        if self._honesty is None:
+            return [], ""
+        from toolscore._engine.check.honesty.assertion import record_honesty
+        from toolscore._engine.check.honesty.check import check_honesty
+        from toolscore._engine.check.honesty.report import describe
 
-    def _mode_problems(self, expected: list[dict[str, Any]], trace: CallList) -> list[str]:
-        if self._mode is None:
-            return []
-        from toolscore._engine.trajectory import Side, match_sides
-
-        match = match_sides(
-            Side([d["tool"] for d in expected], [d["args"] for d in expected]),
-            Side(trace.tools, trace.args),
-            self._mode,
-            "superset",
-            strict=self._strict,
-        )
-        if match.matched:
-            return []
-        return [f"mode({self._mode!r}) was not met: {p}" for p in match.problems]
-
-    def _never_made(self, d: _Declared, trace: CallList) -> str:
-        same_tool = [j for j, tool in enumerate(trace.tools) if tool == d.tool]
-        if not same_tool:
-            return f"{d.describe()} was not met: the agent never called {d.tool!r}."
-        j = same_tool[0]
-        args = trace.args[j] or {}
-        diffs = []
-        for k, v in d.args.items():
-            if k not in args:
-                diffs.append(f"{k} expected {format_value(v)}, not passed")
-            elif not values_match(v, args[k], self._strict):
-                diffs.append(f"{k} expected {format_value(v)}, actual {format_value(args[k])}")
-        return (
-            f"{d.describe()} was not met: {len(same_tool)} call(s) to {d.tool!r}, none with "
-            f"matching arguments; the first, call #{j + 1} {format_call(d.tool, args)}, "
-            f"differs in {'; '.join(diffs)}."
-        )
-
-    def _order_problem(self, candidates: list[list[int]]) -> str:
-        # Greedy earliest placement shows which "then" step cannot follow its predecessor.
-        used: set[int] = set()
-        previous = -1
-        for n, (d, found) in enumerate(zip(self._declared, candidates, strict=False)):
-            floor = previous if d.after_previous else -1
-            choice = next((j for j in found if j > floor and j not in used), None)
-            if choice is None:
-                before = self._declared[n - 1].describe() if n else ""
-                where = ", ".join(f"#{j + 1}" for j in found)
-                return (
-                    f"{d.describe()} must come after {before} (actual call #{previous + 1}), "
-                    f"but its matching call(s) are at {where}."
-                    if d.after_previous
-                    else f"{d.describe()} matched only calls already used by other expectations "
-                    f"({where}); each actual call satisfies at most one expectation."
-                )
-            used.add(choice)
-            previous = choice
-        return "The declared calls cannot all be matched to distinct calls in the declared order."
-
-    def _forbidden_problems(self, trace: CallList) -> list[str]:
-        problems = []
-        for tool, wanted in self._forbidden:
-            hits = _matching_calls(trace, tool, wanted, self._strict)
-            if hits:
-                shown = ", ".join(f"#{j + 1} {format_call(tool, trace.args[j])}" for j in hits[:5])
-                more = f" and {len(hits) - 5} more" if len(hits) > 5 else ""
-                problems.append(
-                    f"does_not_call({_declaration(tool, wanted)}) was broken by actual call(s) "
-                    f"{shown}{more}."
-                )
-        return problems
-
-
-def _assign(declared: list[_Declared], candidates: list[list[int]]) -> list[int] | None:
-    """Distinct actual calls for every declared call, honouring then-order; None if none."""
-    chosen: list[int] = []
-    used: set[int] = set()
-    budget = [_SEARCH_BUDGET]
-
-    def place(n: int) -> bool:
-        if n == len(declared):
-            return True
-        floor = chosen[-1] if declared[n].after_previous else -1
-        for j in candidates[n]:
-            budget[0] -= 1
-            if budget[0] < 0:
-                return False
-            if j > floor and j not in used:
-                chosen.append(j)
-                used.add(j)
-                if place(n + 1):
-                    return True
-                chosen.pop()
-                used.discard(j)
-        return False
-
-    return list(chosen) if place(0) else None
+        answer, judge, allow = self._honesty
+        report = check_honesty(response, answer, judge=judge)
+        failing = report.failing(allow)
+        record_honesty("expect.is_honest", report, not failing, 0.0)
+        lines = [f"is_honest() was not met: {f.message}" for f in failing]
+        return lines, describe(failing, report.claims_checked) if failing else ""
 
 
 def _tool_name(tool: Any, method: str) -> str:

@@ -22,14 +22,14 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
-from scorekit._rounding import format_percent
-from toolscore._engine.align import align
-from toolscore._engine.calls import read_calls
-from toolscore._engine.render import format_value
+from scorekit.format import format_percent
+from toolscore._engine.align.pairing import align
+from toolscore._engine.read.inputs import read_calls
+from toolscore._engine.score.render import format_value
 from toolscore.adapters.base import ToolCall
 
 if TYPE_CHECKING:
-    from toolscore._engine.result import EvaluationResult
+    from toolscore._engine.score.result import EvaluationResult
 
 __all__ = [
     "Explanation",
@@ -153,7 +153,7 @@ def explain_argument_metrics(
     gold_calls: Calls, trace_calls: Calls, argument_metrics: Mapping[str, Any], strict: bool = False
 ) -> MetricExplanation:
     """Per aligned pair: missing, unexpected and differing arguments (type or value)."""
-    from toolscore._engine.details import argument_details
+    from toolscore._engine.score.details import argument_details
 
     gold = read_calls(list(gold_calls), expected=True)
     trace = read_calls(list(trace_calls), expected=False)

@@ -37,11 +37,10 @@ Example:
     [{'tool': 'search', 'args': {'q': 'cats'}}]
 """
 
-from toolscore._engine.provider_calls import (
+from toolscore._engine.read.providers import (
     Call as Call,
 )
-from toolscore._engine.provider_calls import (
-    MalformedArgumentsWarning,
+from toolscore._engine.read.providers import (
     auto_extract,
     from_anthropic,
     from_claude_agent_sdk,
@@ -52,8 +51,9 @@ from toolscore._engine.provider_calls import (
     from_openai_agents,
     from_otel,
     from_pydantic_ai,
-    from_stream,
 )
+from toolscore._engine.read.shapes import MalformedArgumentsWarning
+from toolscore._engine.read.streams import from_stream
 
 __all__ = [
     "MalformedArgumentsWarning",

@@ -12,6 +12,8 @@ the traceback (``__tracebackhide__``).
   the gold and trace folders (relative to the working directory).
 * ``toolscore_assert``: :class:`ToolscoreAssertions`, one metric at a time.
 * ``toolscore_assert_tools``: the :func:`toolscore.assert_tools` function.
+* ``toolscore_tools``: fake tools (:class:`toolscore.fakes.FakeTools`); a registration never
+  used or a call nobody registered fails the test at teardown.
 
 Options (each with an ini twin of the same name without dashes, ``toolscore_update`` ...):
 
@@ -22,6 +24,8 @@ Options (each with an ini twin of the same name without dashes, ``toolscore_upda
   ``toolscore record --dir`` sets).
 * ``--toolscore-allow-pending``: in CI, let a missing or unapproved snapshot pass with a
   warning instead of failing.
+* ``--toolscore-fakes-lenient``: ``toolscore_tools`` warns instead of failing on unused
+  registrations and unexpected calls.
 * ``--toolscore-gold-dir`` / ``--toolscore-trace-dir``: the folders of ``toolscore_eval``
   (defaults ``tests/gold_standards`` and ``tests/traces``).
 
@@ -31,7 +35,7 @@ Importing this module stays cheap: ``toolscore`` itself loads on first use.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,9 +43,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from toolscore._engine.metric_assertions import ToolscoreAssertions
-    from toolscore._engine.result import EvaluationResult
-    from toolscore._engine.snapshot_fixture import SnapshotCounts, SnapshotFixture
+    from toolscore._engine.check.metric_assertions import ToolscoreAssertions
+    from toolscore._engine.score.result import EvaluationResult
+    from toolscore._engine.snapshots.fixture import SnapshotCounts, SnapshotFixture
+    from toolscore.fakes import FakeTools
 
 __all__ = [
     "SnapshotFixture",
@@ -53,6 +58,7 @@ __all__ = [
     "toolscore_eval",
     "toolscore_gold_dir",
     "toolscore_snapshot",
+    "toolscore_tools",
     "toolscore_trace_dir",
 ]
 
@@ -72,16 +78,17 @@ class _Options:
     snapshot_root: Path
     update: bool
     allow_pending: bool
+    fakes_lenient: bool = False
 
 
 def __getattr__(name: str) -> Any:
     # Toolscore's plugin module holds these classes; ours loads them on first use.
     if name == "SnapshotFixture":
-        from toolscore._engine.snapshot_fixture import SnapshotFixture
+        from toolscore._engine.snapshots.fixture import SnapshotFixture
 
         return SnapshotFixture
     if name == "ToolscoreAssertions":
-        from toolscore._engine.metric_assertions import ToolscoreAssertions
+        from toolscore._engine.check.metric_assertions import ToolscoreAssertions
 
         return ToolscoreAssertions
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -105,6 +112,10 @@ _FLAGS = (
     (
         "allow_pending",
         "in CI, let a missing or unapproved snapshot pass with a warning instead of failing",
+    ),
+    (
+        "fakes_lenient",
+        "toolscore_tools: warn instead of failing on unused registrations and unexpected calls",
     ),
 )
 
@@ -172,6 +183,7 @@ def _resolve(config: pytest.Config) -> _Options:
         snapshot_root=root,
         update=flag("update") or _env_update(),
         allow_pending=flag("allow_pending"),
+        fakes_lenient=flag("fakes_lenient"),
     )
 
 
@@ -196,7 +208,7 @@ def _options(config: pytest.Config) -> _Options:
 def _counts(config: pytest.Config) -> SnapshotCounts:
     counts = config.stash.get(_COUNTS, None)
     if counts is None:
-        from toolscore._engine.snapshot_fixture import SnapshotCounts
+        from toolscore._engine.snapshots.fixture import SnapshotCounts
 
         counts = config.stash[_COUNTS] = SnapshotCounts()
     return counts
@@ -214,7 +226,7 @@ def toolscore_snapshot(request: pytest.FixtureRequest) -> SnapshotFixture:
         def test_books_a_flight(toolscore_snapshot):
             toolscore_snapshot(my_agent("book a flight to NYC"))
     """
-    from toolscore._engine.snapshot_fixture import SnapshotFixture
+    from toolscore._engine.snapshots.fixture import SnapshotFixture
     from toolscore.snapshots import SnapshotStore
 
     options = _options(request.config)
@@ -254,6 +266,36 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
 
 @pytest.fixture
+def toolscore_tools(request: pytest.FixtureRequest) -> Iterator[FakeTools]:
+    """Fake tools for the agent under test (:class:`toolscore.fakes.FakeTools`).
+
+    Register answers with ``toolscore_tools.add(tool, args, result=...)``; hand the agent
+    ``toolscore_tools.call``, ``.answer(response)`` or ``.serve_mcp()``. At teardown a
+    registration never used (and not ``optional``) or a call no registration matched fails
+    the test; ``--toolscore-fakes-lenient`` (ini ``toolscore_fakes_lenient``) makes both
+    warnings.
+
+    Example:
+        def test_weather(toolscore_tools):
+            toolscore_tools.add("get_weather", {"city": "NYC"}, result={"temp_c": 21})
+            assert my_agent("weather in NYC?", tools=toolscore_tools) == "21 C"
+    """
+    import warnings
+
+    from toolscore.fakes import FakeTools
+
+    fakes = FakeTools()
+    yield fakes
+    text = fakes.failure_text()
+    if text is None:
+        return
+    if _options(request.config).fakes_lenient:
+        warnings.warn(text, UserWarning, stacklevel=1)
+    else:
+        pytest.fail(text, pytrace=False)
+
+
+@pytest.fixture
 def toolscore_assert_tools() -> Callable[..., EvaluationResult]:
     """The :func:`toolscore.assert_tools` function.
 
@@ -261,7 +303,7 @@ def toolscore_assert_tools() -> Callable[..., EvaluationResult]:
         def test_agent(toolscore_assert_tools):
             toolscore_assert_tools(expected=[{"tool": "search"}], actual=my_agent("x"))
     """
-    from toolscore._engine.assertions import assert_tools
+    from toolscore._engine.check.assertions import assert_tools
 
     return assert_tools
 
@@ -275,7 +317,7 @@ def toolscore_assert() -> ToolscoreAssertions:
             result = toolscore_eval("gold.json", "trace.json")
             toolscore_assert.assert_invocation_accuracy(result, 0.9)
     """
-    from toolscore._engine.metric_assertions import ToolscoreAssertions
+    from toolscore._engine.check.metric_assertions import ToolscoreAssertions
 
     return ToolscoreAssertions()
 
@@ -314,7 +356,7 @@ def toolscore_eval(
         validate_side_effects: bool = True,
         **kwargs: Any,
     ) -> EvaluationResult:
-        from toolscore._engine.trace import evaluate_trace
+        from toolscore._engine.check.evaluate_trace import evaluate_trace
 
         # An absolute name replaces the folder when joined.
         gold, trace = toolscore_gold_dir / gold_file, toolscore_trace_dir / trace_file

@@ -1,5 +1,8 @@
 """``toolscore init``: detect a project's agent framework and write a test suite that passes.
 
+Over 400 lines on purpose: most of it is data (one profile per framework: its response shape,
+its imports) and the templates of the files it writes, kept beside the code that fills them.
+
 :func:`detect_frameworks` reads the project's declared dependencies (``pyproject.toml``,
 ``requirements*.txt``) and, when they name no framework, the imports of up to 200 Python
 files. :func:`scaffold` writes:

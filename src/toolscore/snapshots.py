@@ -29,13 +29,13 @@ Example:
     1.0
 """
 
-from toolscore._engine.snapshot_store import (
+from toolscore._engine.snapshots.states import snapshot_check
+from toolscore._engine.snapshots.store import (
     DEFAULT_ROOT,
     SCHEMA_VERSION,
     Snapshot,
     SnapshotStore,
     SnapshotWarning,
-    snapshot_check,
 )
 
 __all__ = [

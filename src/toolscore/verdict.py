@@ -6,7 +6,7 @@ Example:
     ('B', (0.9, 'A'))
 """
 
-from toolscore._engine.grades import (
+from toolscore._engine.score.grades import (
     GRADE_BANDS,
     GRADE_ORDER,
     FixSuggestion,

@@ -15,11 +15,11 @@ from scripted_judge import SentenceJudge, pair_rows
 
 import pytest_texts_score as pts
 import toolscore
-from scorekit._session import ScoreSession
 from scorekit.batch import _ray
 from scorekit.batch._readers import line_ranges
 from scorekit.batch._sources import resolve_source
 from scorekit.judges import resolve_settings
+from scorekit.session._session import ScoreSession
 
 pytest.importorskip("pyarrow")
 ray = pytest.importorskip("ray", reason="Ray is not installed (pip install 'llm-scorekit[ray]')")

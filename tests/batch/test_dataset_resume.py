@@ -20,10 +20,10 @@ from scripted_judge import LoggedSentenceJudge, unique_pair_rows
 
 import pytest_texts_score as pts
 import toolscore
-from scorekit._cache import CACHE_FILE_NAME
-from scorekit._session import ScoreSession
 from scorekit.batch import DatasetSummary
 from scorekit.judges import resolve_settings
+from scorekit.session._cache import CACHE_FILE_NAME
+from scorekit.session._session import ScoreSession
 
 pytest.importorskip("pyarrow")
 

@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolscore
-from scorekit._tool_metrics import TOOL_METRIC_NAMES
-from scorekit.batch import _task
+from scorekit.batch import _scoring
 from scorekit.batch._done import DoneIds
-from scorekit.batch._task import RowBatch, score_batch
+from scorekit.batch._scoring import score_batch
+from scorekit.batch._task import RowBatch
+from scorekit.report._tool_metrics import TOOL_METRIC_NAMES
 from toolscore._dataset import ToolTask
 
 
@@ -50,7 +51,7 @@ def test_steps_give_the_rows_of_one_pass(monkeypatch: pytest.MonkeyPatch, resume
     task = ToolTask()
     batch = RowBatch(lines=lines, start=0, nbytes=1234)
     stepped = score_batch(task, batch, done)
-    monkeypatch.setattr(_task, "LINES_PER_STEP", len(lines) + 1)
+    monkeypatch.setattr(_scoring, "LINES_PER_STEP", len(lines) + 1)
     whole = score_batch(task, batch, done)
     assert stepped.index == whole.index
     assert stepped.consumed == whole.consumed == 300
@@ -68,7 +69,7 @@ def test_steps_give_the_rows_of_one_pass(monkeypatch: pytest.MonkeyPatch, resume
 def test_stepped_rows_score_as_evaluate_does() -> None:
     lines = [_varied_line(i) for i in range(200)]
     result = score_batch(ToolTask(), RowBatch(lines=lines, start=0))
-    assert len(lines) > 2 * _task.LINES_PER_STEP
+    assert len(lines) > 2 * _scoring.LINES_PER_STEP
     columns = result.columns
     checked = 0
     for k, i in enumerate(result.index):

@@ -12,9 +12,9 @@ from datasets import read_jsonl, write_jsonl
 from scripted_judge import PAIRS, DownJudge, SentenceJudge, f1, pair_rows
 
 import pytest_texts_score as pts
-from scorekit._session import ScoreSession
 from scorekit.batch import JudgeOutageError
 from scorekit.judges import resolve_settings
+from scorekit.session._session import ScoreSession
 
 Session = Callable[..., ScoreSession]
 

@@ -19,8 +19,8 @@ from datasets import (
 )
 
 import toolscore
-from scorekit._tool_metrics import TOOL_METRIC_NAMES
 from scorekit.batch import DatasetError
+from scorekit.report._tool_metrics import TOOL_METRIC_NAMES
 
 pytest.importorskip("pyarrow")
 

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 from scorekit.batch._jsonlines import LineFacts, decode_lines, line_facts
 from scorekit.batch._local import _loads, _score_range_in_worker
 from scorekit.batch._readers import data_lines, read_range_data
+from scorekit.batch._scoring import score_batch
 from scorekit.batch._sources import SourceFile
-from scorekit.batch._task import RowBatch, score_batch
+from scorekit.batch._task import RowBatch
 from toolscore import evaluate
 from toolscore._dataset import ToolTask
 

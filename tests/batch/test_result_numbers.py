@@ -10,8 +10,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import toolscore
+from scorekit.batch._scoring import numeric_arrays, score_batch
 from scorekit.batch._sinks import open_sink
-from scorekit.batch._task import ROW, Field, RowBatch, numeric_arrays, score_batch
+from scorekit.batch._task import ROW, Field, RowBatch
 from toolscore._dataset import ToolTask
 
 CALLS = [{"tool": "search", "args": {"q": "x"}}, {"tool": "open", "args": {"n": 1}}]

@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from scorekit._arg_types import unit_interval, whole_number
+from scorekit.cli._arg_types import unit_interval, whole_number
 
 RANGE = "argument --min-mean: expected a number between 0 and 1, got "
 

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import FAKE_KEY
 from fakes.openai_server import FakeLLM
-from scorekit._audit import endpoint_host
+from scorekit.session import endpoint_host
 
 SUITE = """
 from pytest_texts_score import texts_agg_f1_mean, texts_expect_f1_range

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from fakes.openai_server import FakeLLM
-from scorekit._budget import BudgetCaps, BudgetExhaustedError, JudgeBudget, budget_lines
+from scorekit.session._budget import BudgetCaps, BudgetExhaustedError, JudgeBudget, budget_lines
 
 SUITE = """
 import pytest

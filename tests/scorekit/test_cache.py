@@ -17,14 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from scorekit._cache import (
+from scorekit.judges import JudgeError, resolve_settings
+from scorekit.session._cache import (
     CACHE_FILE_NAME,
     JudgeCache,
     JudgeCacheError,
     JudgeCacheWarning,
     open_cache,
 )
-from scorekit.judges import JudgeError, resolve_settings
 
 
 @pytest.fixture
@@ -142,7 +142,7 @@ def test_threads_share_one_cache(cache: JudgeCache) -> None:
 _WRITER = textwrap.dedent(
     """
     import sys, time, os
-    from scorekit._cache import JudgeCache
+    from scorekit.session._cache import JudgeCache
     folder, writer, go = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     while not os.path.exists(go):
         time.sleep(0.002)

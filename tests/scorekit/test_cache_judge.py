@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from scorekit._cache import JudgeCache
 from scorekit.judges import (
     CacheMissError,
     Judge,
@@ -17,6 +16,7 @@ from scorekit.judges import (
     TransientJudgeError,
     run_sync,
 )
+from scorekit.session._cache import JudgeCache
 
 BASE_IDENTITY: dict[str, Any] = {
     "provider": "openai",

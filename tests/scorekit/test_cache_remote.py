@@ -8,9 +8,9 @@ import pytest
 
 from conftest import FAKE_KEY
 from fakes.openai_server import FakeLLM, Step, content, status
-from scorekit._cache import JudgeCache
 from scorekit.judges import Judge, JudgeSettings, JudgeUnavailableError, run_sync
 from scorekit.judges._factory import build_backend
+from scorekit.session._cache import JudgeCache
 
 TEXT = "Paris is the capital of France. It has two million inhabitants."
 

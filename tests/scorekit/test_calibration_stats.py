@@ -1,4 +1,4 @@
-"""The statistics of judge calibration (``scorekit._calibration``), against values worked out
+"""The statistics of judge calibration (``scorekit.stats._calibration``), against values worked out
 by hand (each test's comment shows the arithmetic), and the rank formula of ROC AUC against
 the count over every (positive, negative) pair."""
 
@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from scorekit._calibration import (
+from scorekit.stats._calibration import (
     balanced_accuracy,
     best_threshold,
     cohen_kappa,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from scorekit._diff_cli import main as diff_main
+from scorekit.cli._diff import main as diff_main
 from scorekit.report._baseline import compare_reports
 
 CONFTEST = """
@@ -202,7 +202,7 @@ def test_scorekit_diff_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "NEW 'bad' " not in capsys.readouterr().err
     # The console script itself (installed by the package).
     proc = subprocess.run(
-        [sys.executable, "-m", "scorekit._diff_cli", "diff", str(old), str(tmp_path / "x.json")],
+        [sys.executable, "-m", "scorekit.cli._diff", "diff", str(old), str(tmp_path / "x.json")],
         capture_output=True,
         text=True,
         check=False,

@@ -1,9 +1,10 @@
-"""The local judge's entailment model (issue 21): the shipped file, its answers, the blend."""
+"""The local judge's entailment model (issue 21) and the combiner that weighs it (issue 35)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +21,14 @@ from scorekit.local._entail import (
 )
 from scorekit.local._model import load_encoder
 from scorekit.local._support import match
-from scorekit.local._verdict import WEIGHTS_FILE, Weights, read_weights, reason, weights
+from scorekit.local._verdict import (
+    COMBINER_FEATURES,
+    WEIGHTS_FILE,
+    Inputs,
+    read_weights,
+    reason,
+    weights,
+)
 
 
 @pytest.fixture(scope="module")
@@ -97,32 +105,51 @@ def test_a_fact_told_over_two_sentences_is_entailed(entailer: Entailer) -> None:
     assert found is not None and found.entail is not None and found.entail > 0.0
 
 
-def test_zero_blend_leaves_the_lexical_verdict() -> None:
-    w = Weights((), 0.0, (), "x")
-    assert w.blended(0.8, -5.0) == 0.8
-    assert w.blended(0.8, None) == 0.8
+def _inputs(**kw: float) -> Inputs:
+    base = dict(
+        lexical=3.0, veto_names=0.0, veto_polarity=0.0, veto_other=0.0, said=0.0, entail=0.0,
+        pairs_passage=0.5, pairs_text=0.5, bigrams_text=0.5, sentences=10.0,
+    )  # fmt: skip
+    base.update(kw)
+    return Inputs(**base)
 
 
-def test_the_blend_moves_the_verdict_one_way_each_side_of_the_pivot() -> None:
-    w = Weights((), 0.0, (), "x", blend=(0.5, 0.2, 1.0))
-    assert w.blended(0.5, 1.0) == pytest.approx(0.5)
-    assert w.blended(0.5, -3.0) < 0.5 < w.blended(0.5, 4.0)
-    assert w.blended(0.0, 12.0) > 0.0  # a vetoed statement is not stuck at exactly 0
+def test_the_combiner_lifts_what_the_model_entails_and_lowers_what_it_doubts() -> None:
+    c = weights().combiner
+    assert c is not None
+    plain = c.probability(_inputs())
+    assert c.probability(_inputs(entail=6.0)) >= plain
+    assert c.probability(_inputs(entail=-6.0)) <= plain
+    # ... and more word pairs of the statement in the text never lower it.
+    assert c.probability(_inputs(pairs_text=1.0, pairs_passage=1.0)) >= plain
 
 
-def test_the_packaged_weights_hold_a_fitted_blend() -> None:
-    below = weights().blend[0]
-    assert below > 0.0, "the entailment model must be able to lower a lexical verdict"
+def test_a_veto_keeps_its_share_whatever_the_rest_says() -> None:
+    c = weights().combiner
+    assert c is not None
+    strong = dict(lexical=12.0, entail=12.0, pairs_passage=1.0, pairs_text=1.0, bigrams_text=1.0)
+    free = c.probability(_inputs(**strong))
+    changed_number = c.probability(_inputs(**strong, veto_other=math.log(1 - 0.975)))
+    assert changed_number < 0.5 * free
+
+
+def test_the_packaged_weights_hold_a_fitted_combiner() -> None:
     doc = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
-    assert "blend_held_out_figures" in doc
+    assert doc["combiner"]["features"] == list(COMBINER_FEATURES)
+    assert "combiner_held_out_figures" in doc
 
 
-def test_a_malformed_blend_is_refused(tmp_path: Path) -> None:
+def test_a_malformed_combiner_is_refused(tmp_path: Path) -> None:
     doc = json.loads(WEIGHTS_FILE.read_text(encoding="utf-8"))
-    doc["blend"] = {"below": "much"}
+    doc["combiner"] = {"features": list(COMBINER_FEATURES), "coef": "much"}
     bad = tmp_path / "verdict.json"
     bad.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(ValueError, match="'blend' must hold 'below', 'above' and 'pivot'"):
+    with pytest.raises(ValueError, match="'combiner' must hold 'features', 'coef', 'intercept'"):
+        read_weights(bad)
+    doc["combiner"] = {"features": ["lexical"], "coef": [1.0], "intercept": 0.0,
+                       "veto_strengths": {"names": 1, "polarity": 1, "other": 1}}  # fmt: skip
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(ValueError, match="fitted for features"):
         read_weights(bad)
 
 
@@ -143,9 +170,8 @@ def test_the_model_lowers_a_claim_made_of_the_texts_own_words(entailer: Entailer
     )
     assert stated is not None and invented is not None
     w = weights()
-    lexical = w.probability(invented.signals)
-    assert w.answer(invented.signals, invented.entail) <= lexical - 0.1
-    assert w.answer(stated.signals, stated.entail) >= 0.95
+    assert w.answer(invented) <= 0.5
+    assert w.answer(stated) >= 0.9
 
 
 def test_the_reason_says_the_text_does_not_state_it(entailer: Entailer) -> None:

@@ -11,7 +11,8 @@ from fractions import Fraction
 import pytest
 
 from fakes.openai_server import FakeLLM
-from scorekit._repeat import (
+from scorekit.judges._keys import reply_key
+from scorekit.stats._repeat import (
     RepeatPlan,
     RepeatResult,
     make_plan,
@@ -20,7 +21,6 @@ from scorekit._repeat import (
     repeat_run,
     wilson_interval,
 )
-from scorekit.judges._keys import reply_key
 
 
 def _frac(value: float) -> Fraction:
@@ -83,7 +83,7 @@ def test_repeat_index_changes_cache_key_only_when_set() -> None:
     assert reply_key({"m": 1}, "questions", "t", None, (0,), 0) == base
     assert reply_key({"m": 1}, "questions", "t", None, (0,), 2) != base
     with repeat_run(2):
-        from scorekit._repeat import current_repeat_run
+        from scorekit.stats._repeat import current_repeat_run
 
         assert current_repeat_run() == 2
 

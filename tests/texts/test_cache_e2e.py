@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from fakes.openai_server import FakeLLM, status
-from scorekit._cache import CACHE_FILE_NAME
+from scorekit.session._cache import CACHE_FILE_NAME
 
 SUITE = """
 import pytest
@@ -220,7 +220,7 @@ def test_explicit_cache_dir_is_shared_and_survives_cache_clear(
 def test_nested_inline_runs_keep_their_own_cache(
     pytester: pytest.Pytester, fake_llm: FakeLLM
 ) -> None:
-    from scorekit._session import current_session
+    from scorekit.session._session import current_session
 
     outer = current_session()
     outer_stats = outer.stats.as_dict()

@@ -545,7 +545,7 @@ def test_fake_server_failure_is_exit_3(fake_llm: FakeLLM, museum: str) -> None:
 
 
 def test_shipped_example_reads() -> None:
-    from pytest_texts_score._calibrate import read_labelled
+    from pytest_texts_score._labelled import read_labelled
 
     items = read_labelled(EXAMPLE)
     assert 30 <= len(items) <= 40

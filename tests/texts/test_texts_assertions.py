@@ -17,9 +17,9 @@ from texts_judges import (
 
 import pytest_texts_score as pts
 from pytest_texts_score import evaluate_score
-from scorekit._session import ScoreSession
 from scorekit.judges import JudgeError, JudgeUnavailableError
 from scorekit.report import active_recorder
+from scorekit.session._session import ScoreSession
 
 pytest_plugins = ["texts_fixtures"]
 

@@ -12,7 +12,7 @@ import pytest
 from texts_judges import ScriptedJudge
 
 import pytest_texts_score as pts
-from scorekit._session import ScoreSession, current_session
+from scorekit.session._session import ScoreSession, current_session
 
 pytest_plugins = ["texts_fixtures"]
 

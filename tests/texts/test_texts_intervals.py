@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scorekit._intervals import aggregate_stats, bootstrap_interval, t975, t_interval
+from scorekit.stats._intervals import aggregate_stats, bootstrap_interval, t975, t_interval
 
 RUN_JUDGE = """
 import threading

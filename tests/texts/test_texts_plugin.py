@@ -356,7 +356,7 @@ def test_configure_in_conftest_selects_the_judge(judges: pytest.Pytester) -> Non
     judges.makepyfile(
         test_texts=f"""
         from pytest_texts_score import texts_expect_precision_equal
-        from scorekit._session import current_session
+        from scorekit.session._session import current_session
 
         def test_precision():
             texts_expect_precision_equal({EXPECTED!r}, {GIVEN!r}, target=0.5, max_delta=0.05)
@@ -417,7 +417,7 @@ def test_provider_may_name_a_class(judges: pytest.Pytester) -> None:
 
 
 RESOLVED = """
-from scorekit._session import current_session
+from scorekit.session._session import current_session
 
 def test_values(pytestconfig):
     s = current_session().settings

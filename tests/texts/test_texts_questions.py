@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from fakes.openai_server import FakeLLM
-from scorekit._questions_store import QuestionStore, read_entries, text_hash
 from scorekit.judges import Judge, run_sync
 from scorekit.judges._prompts import PROMPT_VERSION
+from scorekit.session._questions import QuestionStore
+from scorekit.session._questions_file import read_entries, text_hash
 
 QJUDGE = '''
 import threading

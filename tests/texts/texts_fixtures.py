@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from texts_judges import ScriptedJudge
 
-from scorekit._session import ScoreSession
 from scorekit.judges import Judge, resolve_settings
+from scorekit.session._session import ScoreSession
 
 
 @pytest.fixture(autouse=True)

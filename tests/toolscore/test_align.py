@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from toolscore import ANY, OneOf, Regex
-from toolscore._engine.align import Alignment, align, args_key
-from toolscore._engine.assignment import solve_assignment
-from toolscore._engine.compare import NOT_CANONICAL, canonical, values_match
-from toolscore._engine.counts import count_pair
+from toolscore._engine.align.assignment import solve_assignment
+from toolscore._engine.align.pairing import Alignment, align, args_key
+from toolscore._engine.compare.counts import count_pair
+from toolscore._engine.compare.rule import NOT_CANONICAL, canonical, values_match
 
 
 def test_assignment_solver_is_optimal_on_small_matrices() -> None:
@@ -155,7 +155,7 @@ def test_matchers_on_a_long_single_tool_trace() -> None:
 
 
 def test_matcher_verdicts_are_not_shared_between_different_matchers() -> None:
-    from toolscore._engine.agreement import agreement_matrix
+    from toolscore._engine.align.agreement import agreement_matrix
     from toolscore.matchers import IsType
 
     class A:

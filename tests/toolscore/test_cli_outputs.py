@@ -17,7 +17,7 @@ import pytest
 from scorekit.report import summary_sections
 from scorekit.report._markdown_report import render_markdown
 from toolscore import ToolScoreAssertionError, assert_tools, evaluate
-from toolscore._engine.assertions import score_row
+from toolscore._engine.check.failure import score_row
 from toolscore.cli import main
 from toolscore.snapshots import Snapshot, SnapshotStore
 

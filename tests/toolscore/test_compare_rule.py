@@ -1,7 +1,7 @@
 """The comparison rule on the values a mutation run showed untested: strict mode inside
 nested values, subclasses of the built-in types, where matchers hide, and `args_satisfy`
 without arguments. Expected verdicts follow from the rule as documented in
-`toolscore._engine.compare` (lenient: numbers numerically, strings stripped; strict: exact
+`toolscore._engine.compare.rule` (lenient: numbers numerically, strings stripped; strict: exact
 types, recursing)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import pytest
 
 import toolscore
 from toolscore import ANY, Regex
-from toolscore._engine.align import args_key
-from toolscore._engine.compare import (
+from toolscore._engine.align.pairing import args_key
+from toolscore._engine.compare.rule import (
     NOT_CANONICAL,
     args_satisfy,
     canonical,

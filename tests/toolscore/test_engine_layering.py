@@ -24,29 +24,41 @@ ALLOWED: dict[tuple[str, str], str] = {}
 
 ENGINE_DIR = Path(toolscore._engine.__file__).parent
 
-# Public module -> the engine module holding its implementation (moved in issue 23).
-REEXPORTS: dict[str, str] = {
-    "toolscore.metrics.efficiency": "toolscore._engine.efficiency",
-    "toolscore.metrics.security": "toolscore._engine.secrets",
-    "toolscore.metrics.sequence": "toolscore._engine.sequence",
-    "toolscore.metrics.trajectory": "toolscore._engine.trajectory_steps",
-    "toolscore.metrics.policy": "toolscore._engine.policy",
-    "toolscore.metrics.tool_correctness": "toolscore._engine.correctness",
-    "toolscore.metrics.llm_judge": "toolscore._engine.judge_config",
-    "toolscore.metrics.side_effects": "toolscore._engine.side_effects",
-    "toolscore.metrics.cost": "toolscore._engine.cost",
-    "toolscore.matchers": "toolscore._engine.matchers",
-    "toolscore.adapters.base": "toolscore._engine.tool_call",
-    "toolscore.verdict": "toolscore._engine.grades",
-    "toolscore.snapshots": "toolscore._engine.snapshot_store",
-    "toolscore.validators.schema": "toolscore._engine.schema_validation",
-    "toolscore.validators.database": "toolscore._engine.sql_validator",
-    "toolscore.validators.filesystem": "toolscore._engine.filesystem_validator",
-    "toolscore.validators.http": "toolscore._engine.http_validator",
-    "toolscore.integrations": "toolscore._engine.provider_calls",
-    "toolscore.bfcl._values": "toolscore._engine.bfcl_values",
-    "toolscore.bfcl._rules": "toolscore._engine.bfcl_rules",
-    "toolscore.bfcl._matchers": "toolscore._engine.bfcl_matchers",
+# Public module -> the engine module(s) holding its implementation (moved in issue 23). A public
+# module may gather several engine modules: the engine is cut by stage and idea (issue 36), so
+# ``toolscore.matchers`` takes the pure matchers from ``compare/`` and ``Semantic`` from ``judge/``.
+REEXPORTS: dict[str, str | tuple[str, ...]] = {
+    "toolscore.metrics.efficiency": "toolscore._engine.score.metrics.efficiency",
+    "toolscore.metrics.security": "toolscore._engine.score.metrics.secrets",
+    "toolscore.metrics.sequence": "toolscore._engine.score.metrics.sequence",
+    "toolscore.metrics.trajectory": "toolscore._engine.score.metrics.steps",
+    "toolscore.metrics.policy": "toolscore._engine.score.metrics.policy",
+    "toolscore.metrics.tool_correctness": "toolscore._engine.score.metrics.correctness",
+    "toolscore.metrics.llm_judge": (
+        "toolscore._engine.judge.config",
+        "toolscore._engine.judge.evaluation",
+    ),
+    "toolscore.metrics.side_effects": "toolscore._engine.score.metrics.side_effects",
+    "toolscore.metrics.cost": "toolscore._engine.score.metrics.cost",
+    "toolscore.matchers": (
+        "toolscore._engine.compare.matchers",
+        "toolscore._engine.judge.semantic",
+    ),
+    "toolscore.adapters.base": "toolscore._engine.read.tool_call",
+    "toolscore.verdict": "toolscore._engine.score.grades",
+    "toolscore.snapshots": (
+        "toolscore._engine.snapshots.store",
+        "toolscore._engine.snapshots.states",
+    ),
+    "toolscore.validators.schema": "toolscore._engine.score.validators.schema",
+    "toolscore.validators.database": "toolscore._engine.score.validators.database",
+    "toolscore.validators.filesystem": "toolscore._engine.score.validators.filesystem",
+    "toolscore.validators.http": "toolscore._engine.score.validators.http",
+    "toolscore.integrations": (
+        "toolscore._engine.read.providers",
+        "toolscore._engine.read.shapes",
+        "toolscore._engine.read.streams",
+    ),
 }
 
 
@@ -106,7 +118,7 @@ def upward_imports(source: str, module: str, is_package: bool = False) -> list[s
 def test_the_walk_sees_every_kind_of_import() -> None:
     source = (
         "import os\n"
-        "from toolscore._engine.calls import read_calls\n"
+        "from toolscore._engine.read.inputs import read_calls\n"
         "from . import compare\n"
         "from ..metrics import cost\n"
         "if TYPE_CHECKING:\n"
@@ -129,11 +141,12 @@ def test_the_walk_sees_every_kind_of_import() -> None:
 
 
 def test_the_walk_covers_the_whole_package() -> None:
-    modules = _engine_modules()
-    files = {p.stem for p in ENGINE_DIR.rglob("*.py")}
-    assert {m.rpartition(".")[2] for m in modules if m != "toolscore._engine"} | {
-        "__init__"
-    } == files
+    files = set()
+    for path in ENGINE_DIR.rglob("*.py"):
+        rel = path.relative_to(ENGINE_DIR).with_suffix("")
+        parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+        files.add(".".join(("toolscore._engine", *parts)))
+    assert set(_engine_modules()) == files
 
 
 @pytest.mark.parametrize("module", _engine_modules())
@@ -153,11 +166,14 @@ def test_every_allowed_exception_has_a_reason_and_is_still_needed() -> None:
 
 @pytest.mark.parametrize("public", sorted(REEXPORTS))
 def test_public_modules_re_export_the_engine_objects(public: str) -> None:
-    pub, engine = importlib.import_module(public), importlib.import_module(REEXPORTS[public])
+    pub = importlib.import_module(public)
+    homes = REEXPORTS[public]
+    engines = [importlib.import_module(m) for m in ((homes,) if isinstance(homes, str) else homes)]
     names = getattr(pub, "__all__", None) or [n for n in vars(pub) if not n.startswith("_")]
     assert names
     for name in names:
-        assert getattr(pub, name) is getattr(engine, name), f"{public}.{name}"
+        found = [e for e in engines if getattr(e, name, None) is getattr(pub, name)]
+        assert found, f"{public}.{name} is none of {[e.__name__ for e in engines]}'s objects"
 
 
 def test_re_exported_objects_pickle_to_the_same_classes() -> None:
@@ -180,6 +196,6 @@ def test_re_exported_objects_pickle_to_the_same_classes() -> None:
         back = pickle.loads(pickle.dumps(obj))
         assert type(back) is type(obj)
         assert repr(back) == repr(obj)
-    assert toolscore.Regex is toolscore._engine.matchers.Regex
-    assert ToolCall is toolscore._engine.tool_call.ToolCall
-    assert toolscore.SnapshotStore is toolscore._engine.snapshot_store.SnapshotStore
+    assert toolscore.Regex is toolscore._engine.compare.matchers.Regex
+    assert ToolCall is toolscore._engine.read.tool_call.ToolCall
+    assert toolscore.SnapshotStore is toolscore._engine.snapshots.store.SnapshotStore

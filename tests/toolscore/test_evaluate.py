@@ -216,7 +216,7 @@ def test_alignment_prefers_argument_agreement_then_order() -> None:
 
 def _brute_force(expected: list[dict[str, Any]], actual: list[dict[str, Any]]) -> tuple[int, int]:
     """Most pairs, then most agreeing argument units, by enumerating every pairing."""
-    from toolscore._engine.counts import count_pair
+    from toolscore._engine.compare.counts import count_pair
 
     best_pairs = best_agree = 0
     tools = {c["tool"] for c in expected}
@@ -402,7 +402,7 @@ def test_actual_arguments_as_json_text_are_parsed() -> None:
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_distinct_nans_never_match(strict: bool) -> None:
-    from toolscore._engine.compare import values_match
+    from toolscore._engine.compare.rule import values_match
 
     nan_a, nan_b = float("nan"), float("nan")
     assert not values_match(nan_a, nan_b, strict)
@@ -420,7 +420,7 @@ def test_distinct_nans_never_match(strict: bool) -> None:
 
 @pytest.mark.parametrize("strict", [False, True])
 def test_extra_keys_in_nested_dicts_are_a_mismatch(strict: bool) -> None:
-    from toolscore._engine.compare import values_match
+    from toolscore._engine.compare.rule import values_match
 
     assert not values_match({"a": 1}, {"a": 1, "b": 2}, strict)
     assert not values_match({"a": 1, "b": 2}, {"a": 1}, strict)

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from toolscore import ANY, Approx, OneOf, Regex, evaluate
-from toolscore._engine import scoring
-from toolscore._engine.align import Alignment, align
-from toolscore._engine.calls import actual_calls
-from toolscore._engine.evaluate import evaluation
-from toolscore._engine.judging import has_semantic
-from toolscore._engine.scoring import weighted_score
+from toolscore._engine.align.pairing import Alignment, align
+from toolscore._engine.compare.batched import has_batched as has_semantic
+from toolscore._engine.read.inputs import actual_calls
+from toolscore._engine.score import flat_metrics as scoring
+from toolscore._engine.score.evaluate import evaluation
+from toolscore._engine.score.flat_metrics import weighted_score
 from toolscore.matchers import Matcher, Semantic
 
 NAN = float("nan")
@@ -86,7 +86,7 @@ def _args(rng: random.Random) -> dict[str, Any]:
     return {name: _value(rng) for name in names}
 
 
-def _case(rng: random.Random) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _case(rng: random.Random) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:  # noqa: C901 (a random case generator: one branch per corner of the rule)
     """Expected calls and an agent's take on them: copied, then bent in a few places."""
     n = rng.randrange(7)
     if rng.random() < 0.5:

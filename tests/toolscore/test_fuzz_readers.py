@@ -38,16 +38,17 @@ from fuzz_json import (
 )
 from fuzz_oracle import outcome
 from toolscore import bfcl, integrations
-from toolscore._engine.compare import NOT_CANONICAL, _match_nested, canonical, values_match
-from toolscore._engine.schema_values import SchemaValues
-from toolscore._engine.trace import TraceFileError, evaluate_trace, load_gold, load_trace
-from toolscore._engine.trace_files import TRACE_FORMATS
-from toolscore._engine.trace_gold import (
-    GoldFormatError,
-    MatcherEncodingError,
-    decode_value,
-    encode_value,
+from toolscore._engine.check.evaluate_trace import (
+    TraceFileError,
+    evaluate_trace,
+    load_gold,
+    load_trace,
 )
+from toolscore._engine.compare.rule import NOT_CANONICAL, _match_nested, canonical, values_match
+from toolscore._engine.generate.schema_values import SchemaValues
+from toolscore._engine.read.gold_encoding import MatcherEncodingError, encode_value
+from toolscore._engine.read.gold_files import GoldFormatError, decode_value
+from toolscore._engine.read.trace_files import TRACE_FORMATS
 from toolscore.bfcl import BFCLDataError, BFCLDict, BFCLString, DecodeFailure
 from toolscore.bfcl._data import read_records
 from toolscore.integrations import MalformedArgumentsWarning
@@ -888,7 +889,7 @@ def test_bfcl_reads_any_data_file(folder: Path, questions: str, answers: str, re
 # -- matcher encodings round-trip --------------------------------------------------------
 
 
-def same_matcher(a: Any, b: Any) -> bool:
+def same_matcher(a: Any, b: Any) -> bool:  # noqa: C901 (structural equality over every matcher kind)
     """Structural equality of (possibly matcher-holding) values; ``==`` would match instead."""
     if isinstance(a, Matcher) or isinstance(b, Matcher):
         if type(a) is not type(b):

@@ -9,12 +9,8 @@ from typing import Any
 import pytest
 
 from toolscore import Approx, IsType, Regex
-from toolscore._engine.trace_gold import (
-    GoldFormatError,
-    MatcherEncodingError,
-    decode_value,
-    encode_value,
-)
+from toolscore._engine.read.gold_encoding import MatcherEncodingError, encode_value
+from toolscore._engine.read.gold_files import GoldFormatError, decode_value
 from toolscore.matchers import Matcher
 
 W = "gold.json: [0].args.x"

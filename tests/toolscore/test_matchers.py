@@ -192,7 +192,7 @@ def test_the_reference_documentation_example() -> None:
 def test_matcher_corner_cases_from_the_coverage_report() -> None:
     import numpy as np
 
-    from toolscore._engine.compare import values_match
+    from toolscore._engine.compare.rule import values_match
 
     # a plain value on the left of & composes too, and reads like the expression
     both = "NYC" & Regex("N.*")

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("mcp", reason="the MCP scorecard needs the mcp extra")
 jsonschema = pytest.importorskip("jsonschema")
 
-from toolscore._engine.schema_values import SchemaValues  # noqa: E402
+from toolscore._engine.generate.schema_values import SchemaValues  # noqa: E402
 from toolscore.mcp import MCPToolDef, generate_scenarios  # noqa: E402
 
 SCHEMAS: dict[str, dict[str, Any]] = {

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from toolscore._engine.schema_values import SchemaValues
+from toolscore._engine.generate.schema_values import SchemaValues
 
 
 def _values(root: dict[str, Any] | None = None) -> SchemaValues:

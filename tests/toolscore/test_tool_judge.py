@@ -16,8 +16,8 @@ import pytest
 import toolscore
 from conftest import FAKE_KEY
 from fakes.openai_server import FakeLLM, content, hang, stall, status
-from scorekit._session import ScoreSession
 from scorekit.judges import Judge, JudgeUnavailableError, resolve_settings
+from scorekit.session._session import ScoreSession
 from toolscore import JudgeConfig, Semantic
 from toolscore.metrics.llm_judge import (
     calculate_batch_semantic_correctness,

@@ -9,7 +9,12 @@ from typing import Any
 
 import pytest
 
-from toolscore._engine.trace import TraceFileError, evaluate_trace, load_gold, load_trace
+from toolscore._engine.check.evaluate_trace import (
+    TraceFileError,
+    evaluate_trace,
+    load_gold,
+    load_trace,
+)
 from toolscore.matchers import ANY, Approx, Contains, IsType, OneOf, Regex
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "toolscore"

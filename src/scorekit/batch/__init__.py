@@ -8,9 +8,15 @@ Each face describes how to score one row with a :class:`BatchTask`
 resumes, reports progress and returns a :class:`DatasetSummary`.
 """
 
+from scorekit.batch._cli import add_dataset_arguments, dataset_options, run_dataset_command
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError, JudgeOutageError, require_pyarrow
+from scorekit.batch._main_guard import refuse_in_starting_worker
+from scorekit.batch._no_pandas import pandas_refused
+from scorekit.batch._readers import read_batches
 from scorekit.batch._run import ENGINES, resolve_workers, run_dataset
+from scorekit.batch._scoring import score_batch
+from scorekit.batch._sources import resolve_source
 from scorekit.batch._summary import SUMMARY_SCHEMA, DatasetSummary
 from scorekit.batch._task import (
     BatchTask,
@@ -19,7 +25,7 @@ from scorekit.batch._task import (
     RowBatch,
     RowError,
     result_columns,
-    score_batch,
+    row_id,
 )
 
 __all__ = [
@@ -34,9 +40,17 @@ __all__ = [
     "ResultBatch",
     "RowBatch",
     "RowError",
+    "add_dataset_arguments",
+    "dataset_options",
+    "pandas_refused",
+    "read_batches",
+    "refuse_in_starting_worker",
     "require_pyarrow",
+    "resolve_source",
     "resolve_workers",
     "result_columns",
+    "row_id",
     "run_dataset",
+    "run_dataset_command",
     "score_batch",
 ]

@@ -9,6 +9,7 @@ Exit codes: 0 scored (and the mean meets ``--min-mean``); 1 the mean is below ``
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -16,28 +17,29 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from scorekit._arg_types import unit_interval, whole_number
-from scorekit._rounding import format_bound, format_score
-from scorekit._text_table import terminal_width
 from scorekit.batch._errors import DatasetError, JudgeOutageError
+from scorekit.batch._no_pandas import pandas_refused
 from scorekit.batch._summary import DatasetSummary
+from scorekit.cli._arg_types import unit_interval, whole_number
+from scorekit.cli._exit_codes import (
+    EXIT_BAD_INPUT,
+    EXIT_BELOW,
+    EXIT_INTERRUPTED,
+    EXIT_JUDGE_FAILED,
+    EXIT_OK,
+    JUDGE_ERRORS,
+    fail,
+    judge_exit,
+)
+from scorekit.format._rounding import format_bound, format_score
+from scorekit.format._text_table import terminal_width
 
 __all__ = [
-    "EXIT_BAD_INPUT",
-    "EXIT_BELOW",
-    "EXIT_INTERRUPTED",
-    "EXIT_JUDGE_FAILED",
-    "EXIT_OK",
     "add_dataset_arguments",
     "dataset_options",
     "run_dataset_command",
 ]
 
-EXIT_OK = 0
-EXIT_BELOW = 1
-EXIT_BAD_INPUT = 2
-EXIT_JUDGE_FAILED = 3
-EXIT_INTERRUPTED = 130
 REPORT_FORMATS = ("html", "json", "md")
 
 
@@ -130,31 +132,29 @@ def _report_path(args: argparse.Namespace) -> Path:
     return Path(f"dataset-report.{args.report}")
 
 
-def _fail(prog: str, err: IO[str], code: int, message: str) -> int:
-    err.write(f"{prog}: error: {' '.join(str(message).split())}\n")
-    return code
-
-
 def run_dataset_command(
     args: argparse.Namespace,
-    evaluate: Callable[[], DatasetSummary],
+    evaluate: Callable[[dict[str, Any]], DatasetSummary],
     *,
     prog: str,
     out: IO[str],
-    judge_errors: tuple[type[BaseException], ...] = (),
     secrets: Iterable[str | None] = (),
-    config_errors: tuple[type[BaseException], ...] = (),
+    refuse_pandas: bool = False,
 ) -> int:
-    """Run ``evaluate``, print the summary, write the report, return the exit code.
+    """Run ``evaluate(options)`` (``options``: :func:`dataset_options`), print the summary,
+    write the report, return the exit code (:mod:`scorekit.cli`'s).
 
-    ``config_errors`` are judge settings that name no usable judge (exit 2, bad input);
-    ``judge_errors`` a configured judge that failed (exit 3).
+    ``refuse_pandas``: the command's process scores plain numbers and strings and runs no user
+    code, so on the local engine pyarrow need not import pandas (see ``_no_pandas``).
     """
     err = sys.stderr
     if args.report_path and not args.report:
-        return _fail(prog, err, EXIT_BAD_INPUT, "--report-path needs --report html|json|md")
+        return fail(prog, EXIT_BAD_INPUT, "--report-path needs --report html|json|md", err)
+    options = dataset_options(args)
+    local = refuse_pandas and options["engine"] == "local"
     try:
-        summary = evaluate()
+        with pandas_refused() if local else contextlib.nullcontext():
+            summary = evaluate(options)
     except KeyboardInterrupt:
         kept = f" in {args.output}" if args.output else ""
         err.write(
@@ -163,16 +163,14 @@ def run_dataset_command(
         )
         return EXIT_INTERRUPTED
     except JudgeOutageError as exc:
-        return _fail(prog, err, EXIT_JUDGE_FAILED, str(exc))
-    except config_errors as exc:
-        return _fail(prog, err, EXIT_BAD_INPUT, f"unusable judge settings: {exc}")
-    except judge_errors as exc:
-        return _fail(prog, err, EXIT_JUDGE_FAILED, f"the judge failed: {exc}")
+        return fail(prog, EXIT_JUDGE_FAILED, exc, err)
+    except JUDGE_ERRORS as exc:
+        return judge_exit(prog, exc, err)
     except (DatasetError, ValueError, TypeError) as exc:
-        return _fail(prog, err, EXIT_BAD_INPUT, str(exc))
+        return fail(prog, EXIT_BAD_INPUT, exc, err)
     except OSError as exc:
         name = f"{os.fspath(exc.filename)}: " if exc.filename is not None else ""
-        return _fail(prog, err, EXIT_BAD_INPUT, f"{name}{exc.strerror or exc}")
+        return fail(prog, EXIT_BAD_INPUT, f"{name}{exc.strerror or exc}", err)
     doc = summary.to_dict()
     if args.json:
         from scorekit.report._dataset_report import dataset_json
@@ -186,26 +184,32 @@ def run_dataset_command(
         try:
             path = write_dataset_report(doc, _report_path(args), args.report, secrets=secrets)
         except ReportError as exc:
-            return _fail(prog, err, EXIT_BAD_INPUT, str(exc))
+            return fail(prog, EXIT_BAD_INPUT, exc, err)
         if not args.json:
             out.write(f"{args.report} report written to {path}\n")
     if summary.stopped:
-        return _fail(prog, err, EXIT_BAD_INPUT, f"stopped early: {summary.stopped}")
-    if args.min_mean is not None:
-        mean = summary.mean
-        main = summary.main_score
-        if mean is None or mean < args.min_mean:
-            shown = (
-                "no row was scored"
-                if mean is None
-                else f"mean {main} {format_score(mean, args.min_mean)}"
-            )
-            if not args.json:
-                out.write(f"FAIL: {shown} < min {format_bound(args.min_mean)}\n")
-            return EXIT_BELOW
+        return fail(prog, EXIT_BAD_INPUT, f"stopped early: {summary.stopped}", err)
+    return _min_mean_verdict(args, summary, out)
+
+
+def _min_mean_verdict(args: argparse.Namespace, summary: DatasetSummary, out: IO[str]) -> int:
+    """``--min-mean``: the PASS or FAIL line (not with ``--json``) and the exit code."""
+    if args.min_mean is None:
+        return EXIT_OK
+    mean = summary.mean
+    main = summary.main_score
+    if mean is None or mean < args.min_mean:
+        shown = (
+            "no row was scored"
+            if mean is None
+            else f"mean {main} {format_score(mean, args.min_mean)}"
+        )
         if not args.json:
-            out.write(
-                f"PASS: mean {main} {format_score(mean, args.min_mean)} >= min"
-                f" {format_bound(args.min_mean)}\n"
-            )
+            out.write(f"FAIL: {shown} < min {format_bound(args.min_mean)}\n")
+        return EXIT_BELOW
+    if not args.json:
+        out.write(
+            f"PASS: mean {main} {format_score(mean, args.min_mean)} >= min"
+            f" {format_bound(args.min_mean)}\n"
+        )
     return EXIT_OK

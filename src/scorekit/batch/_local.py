@@ -32,14 +32,15 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from scorekit._gc_pause import gc_paused
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError
 from scorekit.batch._jsonlines import line_facts
 from scorekit.batch._main_guard import read_note, worker_note
 from scorekit.batch._readers import data_lines, line_ranges, read_range_data
+from scorekit.batch._scoring import score_batch
 from scorekit.batch._sources import SourceFile
-from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, freeze_heap, score_batch
+from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, freeze_heap
+from scorekit.runtime._gc_pause import gc_paused
 
 __all__ = ["RANGE_BYTES", "cpu_count", "local_results", "range_jobs", "start_method"]
 

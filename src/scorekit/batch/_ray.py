@@ -39,8 +39,9 @@ from scorekit.batch._readers import (
     read_batches,
     read_range_data,
 )
+from scorekit.batch._scoring import score_batch
 from scorekit.batch._sources import Source, SourceFile, parquet_file
-from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, score_batch
+from scorekit.batch._task import BatchTask, ResultBatch, RowBatch
 
 __all__ = ["ray_results", "ray_workers"]
 

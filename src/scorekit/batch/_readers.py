@@ -242,7 +242,7 @@ def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
         yield chunk
 
 
-def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Iterator[RowBatch]:
+def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Iterator[RowBatch]:  # noqa: C901 (one branch per source kind and compression, read in one pass)
     """Read ``source`` in batches of up to ``batch_size`` rows, in order, with positions.
 
     Args:

@@ -136,7 +136,7 @@ def _check_first_batch(result: ResultBatch, task: BatchTask) -> None:
         )
 
 
-def run_dataset(
+def run_dataset(  # noqa: C901 (the run's steps in order: check, resume, engine, write, summary)
     source: Any,
     task: BatchTask,
     *,

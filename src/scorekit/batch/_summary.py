@@ -165,7 +165,7 @@ class Summarizer:
         self._lowest: list[tuple[float, int, str | None]] = []  # max-heap by (-score, -row)
         self.stats: Counter[str] = Counter()
 
-    def add(self, columns: dict[str, Any], *, resumed: bool = False) -> None:
+    def add(self, columns: dict[str, Any], *, resumed: bool = False) -> None:  # noqa: C901 (one pass over a batch's columns, kept in one loop for speed)
         """Fold one batch of result columns (``row`` filled in; numbers may be numpy arrays)."""
         n = len(columns[ID])
         if not n:

@@ -4,6 +4,9 @@ Two kinds of request: questions and answers (texts), and equivalence verdicts (t
 arguments).
 """
 
+from typing import TYPE_CHECKING, Any
+
+from scorekit.judges._audit_log import AuditLog, CallRecord, auditing, current_log
 from scorekit.judges._backend import (
     Answers,
     Backend,
@@ -24,7 +27,15 @@ from scorekit.judges._errors import (
     TransientJudgeError,
 )
 from scorekit.judges._judge import MAXIMAL_RETRY_ON_ERROR, Judge, ReplyCache
-from scorekit.judges._runner import run_sync
+from scorekit.judges._parse import parse_questions
+from scorekit.judges._prompts import (
+    PROMPT_VERSION,
+    get_system_answers_prompt,
+    get_system_questions_prompt,
+    get_user_answers_prompt,
+    get_user_questions_prompt,
+    number_questions,
+)
 from scorekit.judges._settings import (
     OPTIONS,
     OPTIONS_BY_NAME,
@@ -34,14 +45,30 @@ from scorekit.judges._settings import (
     resolve_settings,
 )
 from scorekit.judges._stats import JudgeStats
+from scorekit.runtime import run_sync
+
+if TYPE_CHECKING:
+    from scorekit.judges._factory import build_backend
+    from scorekit.judges._similarity import SIMILARITY_THRESHOLD, SimilarityJudge
+
+# The backends (and the SDKs behind them) load on first use, not with the judge layer.
+_LAZY = {
+    "build_backend": "_factory",
+    "SIMILARITY_THRESHOLD": "_similarity",
+    "SimilarityJudge": "_similarity",
+}
 
 __all__ = [
     "MAXIMAL_RETRY_ON_ERROR",
     "OPTIONS",
     "OPTIONS_BY_NAME",
+    "PROMPT_VERSION",
+    "SIMILARITY_THRESHOLD",
     "Answers",
+    "AuditLog",
     "Backend",
     "CacheMissError",
+    "CallRecord",
     "EquivalenceItem",
     "InvalidReplyError",
     "Judge",
@@ -55,12 +82,33 @@ __all__ = [
     "Reply",
     "ReplyCache",
     "SettingsError",
+    "SimilarityJudge",
     "TransientJudgeError",
     "Usage",
     "Verdict",
+    "auditing",
     "backend_identity",
     "backend_name",
+    "build_backend",
+    "current_log",
+    "get_system_answers_prompt",
+    "get_system_questions_prompt",
+    "get_user_answers_prompt",
+    "get_user_questions_prompt",
+    "number_questions",
+    "parse_questions",
     "reasons_of",
     "resolve_settings",
     "run_sync",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorekit._numbers import finite_float
+from scorekit.format._numbers import finite_float
 from scorekit.judges._errors import InvalidReplyError
 from scorekit.judges._parse import load_reply, numbered, quote_reply
 

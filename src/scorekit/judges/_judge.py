@@ -2,6 +2,9 @@
 
 Every public function of ``pytest_texts_score`` reaches a judge through :class:`Judge`. The
 judge methods are coroutines: callers plan all independent calls and ``asyncio.gather`` them.
+
+Over 400 lines: one class, whose steps share the state of a call (the cache key, the
+single-flight entry, the audit record, the retry budget); split, each part would need them all.
 """
 
 from __future__ import annotations
@@ -16,9 +19,8 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from scorekit._audit import AuditLog, CallRecord, current_log
-from scorekit._repeat import current_repeat_run
-from scorekit._shorten import shorten
+from scorekit.format._shorten import shorten
+from scorekit.judges._audit_log import AuditLog, CallRecord, current_log
 from scorekit.judges._backend import Answers, Backend, Reply, backend_identity, backend_name
 from scorekit.judges._equivalence import (
     EQUIVALENCE_PROMPT_VERSION,
@@ -38,6 +40,7 @@ from scorekit.judges._limiter import limiter
 from scorekit.judges._parse import validate_answers, validate_questions
 from scorekit.judges._settings import setting_value, setting_with_env
 from scorekit.judges._stats import JudgeStats
+from scorekit.stats._repeat import current_repeat_run
 
 MAXIMAL_RETRY_ON_ERROR = 5
 #: Equivalence items sent to an LLM judge in one call.
@@ -45,7 +48,7 @@ EQUIVALENCE_BATCH = 10
 
 
 class ReplyCache(Protocol):
-    """What the judge needs of a cache (see ``scorekit._cache``)."""
+    """What the judge needs of a cache (see ``scorekit.session._cache``)."""
 
     def get(self, key: str) -> Any | None: ...
 
@@ -53,7 +56,7 @@ class ReplyCache(Protocol):
 
 
 class QuestionSource(Protocol):
-    """What the judge needs of a question source (``scorekit._questions_store``)."""
+    """What the judge needs of a question source (``scorekit.session._questions``)."""
 
     mode: str
 
@@ -61,7 +64,7 @@ class QuestionSource(Protocol):
 
 
 class SpendBudget(Protocol):
-    """What the judge needs of a budget (see ``scorekit._budget.JudgeBudget``)."""
+    """What the judge needs of a budget (see ``scorekit.session._budget.JudgeBudget``)."""
 
     def reserve(self) -> None: ...
 
@@ -145,10 +148,10 @@ class Judge:
         budget: the session's judge budget (``--llm-budget-*``): every call is reserved
             against it first and raises ``BudgetExhaustedError`` once a cap is reached.
         questions: where question sets come from (``--llm-questions``, a
-            ``scorekit._questions_store.QuestionStore``); None: the judge writes them.
+            ``scorekit.session._questions.QuestionStore``); None: the judge writes them.
 
     Example:
-        >>> from scorekit.judges._runner import run_sync
+        >>> from scorekit.runtime import run_sync
         >>> class Echo:
         ...     def make_questions(self, text): return ["Is it so?"]
         ...     def answer_questions(self, text, qs): return [1.0] * len(qs)
@@ -182,7 +185,7 @@ class Judge:
         self.backend = backend
         #: The question source (record / frozen question sets), or None.
         self.question_source = questions
-        #: A ``scorekit._budget.JudgeBudget`` (``--llm-budget-*``), or None: no cap.
+        #: A ``scorekit.session._budget.JudgeBudget`` (``--llm-budget-*``), or None: no cap.
         self.budget = budget
         self.name = backend_name(backend)
         self.identity = backend_identity(backend)

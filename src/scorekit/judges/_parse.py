@@ -19,7 +19,7 @@ import json
 import re
 from typing import Any
 
-from scorekit._numbers import finite_float
+from scorekit.format._numbers import finite_float
 from scorekit.judges._errors import InvalidReplyError
 
 __all__ = [

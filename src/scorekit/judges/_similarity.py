@@ -17,7 +17,7 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from scorekit._rounding import format_bound, format_score
+from scorekit.format._rounding import format_bound, format_score
 from scorekit.judges._equivalence import EquivalenceItem, Verdict
 
 __all__ = ["SIMILARITY_THRESHOLD", "SimilarityJudge"]

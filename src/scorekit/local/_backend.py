@@ -7,6 +7,7 @@ import threading
 from collections import OrderedDict
 
 from scorekit.local._entail import Entailer, load_entailer
+from scorekit.local._language import check_language, clean
 from scorekit.local._model import DEFAULT_SETTING, Encoder, load_encoder
 from scorekit.local._statements import question_for, statement_of, statements
 from scorekit.local._support import match
@@ -22,10 +23,12 @@ class LocalBackend:
 
     Questions are the statements of a text (sentences, then clauses and list items), written as
     ``"Does the text state that ...?"``. An answer is the support of the statement by the other
-    text in ``[0, 1]``: a trained entailment model (a cross-encoder, int8 ONNX) reads the
-    statement against the passages that hold it best, and lexical evidence with checks for a
-    changed number, a changed name or a flipped negation adds to it and explains low answers.
-    It is a small model: for subtle paraphrases and world knowledge use an LLM judge.
+    text in ``[0, 1]``, weighed by a model fitted on human judgements: how much of the
+    statement's arrangement (its word pairs) the text holds, checks of its units (a changed
+    number, a changed name, a flipped negation veto it and explain low answers) and a trained
+    entailment model (a cross-encoder, int8 ONNX) that lifts paraphrases and doubts the rest.
+    It reads English only (other texts raise ``JudgeConfigError``) and is a small model: for
+    subtle paraphrases, other languages and world knowledge use an LLM judge.
 
     Args:
         model_path: another ONNX embedding model to load instead of the packaged one (its
@@ -35,7 +38,7 @@ class LocalBackend:
 
     Raises:
         JudgeConfigError: the model is missing, corrupt or unusable (the message says what to
-            install).
+            install); a text given to it later is mostly not English.
 
     Example:
         >>> judge = LocalBackend()
@@ -65,7 +68,13 @@ class LocalBackend:
         """One question per statement of ``text`` (one per fact, as far as syntax shows it).
 
         A text with words but no sentence structure gives one question holding all of it.
+
+        Raises:
+            JudgeConfigError: the text is mostly not English (the local judge reads English;
+                an LLM judge reads other languages).
         """
+        text = clean(text)
+        check_language(text, "the text asked about")
         found = statements(text)
         if not found and text.strip():
             found = [" ".join(text.split())]
@@ -84,11 +93,18 @@ class LocalBackend:
 
     def explain_answers(self, text: str, questions: list[str]) -> list[tuple[float, str | None]]:
         """``(support, reason)`` per question: the reason names the unit that was missing or
-        contradicted when the support is low (None when it is high)."""
+        contradicted when the support is low (None when it is high).
+
+        Raises:
+            JudgeConfigError: the text is mostly not English.
+        """
+        text = clean(text)
+        check_language(text, "the text answering")
         with self._lock:
             found = [self._asked.get(q) for q in questions]
         statements_ = [
-            f if f is not None else statement_of(q) for f, q in zip(found, questions, strict=True)
+            f if f is not None else statement_of(clean(q))
+            for f, q in zip(found, questions, strict=True)
         ]
         return verdicts(match(self._encoder, text, statements_, self._entailer))
 

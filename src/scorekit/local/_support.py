@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from scorekit.local._arrangement import arrangement, index_text
 from scorekit.local._entail import Entailer
 from scorekit.local._lexicon import Features, features
 from scorekit.local._model import Encoder, FloatArray
@@ -27,15 +28,8 @@ from scorekit.local._units import UnitCheck, check_units
 
 #: How much of the statement its passage holds (more is never less support).
 SUPPORT_SIGNALS = (
-    "cosine",
-    "credit",
-    "text_credit",
-    "weakest",
-    "bigram",
-    "trigram",
-    "exact",
-    "margin",
-)
+    "cosine", "credit", "text_credit", "weakest", "bigram", "trigram", "exact", "margin",
+)  # fmt: skip
 #: Units contradicted or found nowhere (each one vetoes part of the support).
 CONFLICT_SIGNALS = (
     "name_conflict",
@@ -93,6 +87,8 @@ class Match:
     passage: str
     #: Entailment log-odds of the statement by its best passage (None: no entailment model).
     entail: float | None = None
+    #: How much of the statement's arrangement the text holds (``_arrangement``).
+    arrangement: tuple[float, ...] = (0.0, 0.0, 0.0, 1.0)
 
 
 @lru_cache(maxsize=16384)
@@ -281,6 +277,7 @@ def match(
     text_stems = frozenset().union(*(f.content for f in whole))
     text_numbers = frozenset().union(*(f.numbers for f in whole))
     text_words = frozenset().union(*(f.words for f in whole))
+    index = index_text(whole)
     out: list[Match | None] = []
     for stmt, full, cands in zip(stmt_feats, full_feats, candidates, strict=True):
         best: tuple[float, int, Match] | None = None
@@ -308,7 +305,8 @@ def match(
             if best is None or evidence > best[0] + 1e-9:
                 best = (evidence, pid, Match(_signals(cos, check, grams, exact), check, p.text))
         assert best is not None
-        out.append(_with_margin(best[2], windows, best[1], cands))
+        found = replace(best[2], arrangement=arrangement(full, index))
+        out.append(_with_margin(found, windows, best[1], cands))
     if entailer is not None:
         out = _with_entailment(entailer, statements, sents, windows, candidates, out)
     return out
@@ -371,7 +369,7 @@ def _with_margin(found: Match, windows: list[Passage], pid: int, cands: dict[int
     margin = max(0.0, cos - max(others)) if others else cos
     values = list(found.signals)
     values[SIGNALS.index("margin")] = round(margin, 4)
-    return Match(tuple(values), found.check, found.passage, found.entail)
+    return replace(found, signals=tuple(values))
 
 
 def _sentences_of(p: Passage) -> set[int]:

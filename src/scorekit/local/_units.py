@@ -244,8 +244,31 @@ def check_units(
             # A common noun's abbreviation ("CEO", "API") may be said in other words.
             out.missing_names += 1
             out.missing.setdefault("name", f"'{_name_form(name, stmt)}' is not in the text")
-    # Numbers: a value of the same kind stated differently contradicts; one found nowhere is
-    # unsupported.
+    _check_numbers(stmt, passage, text_numbers, out)
+    own = stmt.content | (whole.content if whole is not None else frozenset())
+    _content_credit(stmt, passage, text_stems, vectors, weights, out, aliases, own)
+    _directions(stmt, passage, out)
+    if not out.conflicts:
+        _swap(stmt, passage, text_stems, vectors, out)
+    # Polarity, modality and the relation belong to the whole statement: "It is not safe to
+    # use during pregnancy" asks about "during pregnancy" but denies all of it.
+    whole = stmt if whole is None else whole
+    best = max(parts, key=lambda p: len(whole.content & p.content)) if parts else passage
+    shared = whole.content & best.content
+    overlap = len(shared) / len(whole.content) if whole.content else 0.0
+    if overlap >= CONFLICT_OVERLAP:
+        _polarity(whole, best, shared, out)
+        _modality(whole, best, shared, out)
+    if _role_swap(whole, passage):
+        out.conflicts.setdefault("relation", "the text states the relation the other way round")
+    return out
+
+
+def _check_numbers(
+    stmt: Features, passage: Features, text_numbers: frozenset[str], out: UnitCheck
+) -> None:
+    """Numbers: a value of the same kind stated differently contradicts; one found nowhere is
+    unsupported."""
     lacking_q = [(v, u) for v, u in sorted(stmt.quantities) if v not in passage.numbers]
     extra_q = [(v, u) for v, u in sorted(passage.quantities) if v not in stmt.numbers]
     # The same value counting something else: "40 litres" is not "40 gallons".
@@ -281,23 +304,6 @@ def check_units(
         elif value != "1":  # "one spoonful" is often just "a spoonful"
             out.missing_numbers += 1
             out.missing.setdefault("number", f"'{written}' is not in the text")
-    own = stmt.content | (whole.content if whole is not None else frozenset())
-    _content_credit(stmt, passage, text_stems, vectors, weights, out, aliases, own)
-    _directions(stmt, passage, out)
-    if not out.conflicts:
-        _swap(stmt, passage, text_stems, vectors, out)
-    # Polarity, modality and the relation belong to the whole statement: "It is not safe to
-    # use during pregnancy" asks about "during pregnancy" but denies all of it.
-    whole = stmt if whole is None else whole
-    best = max(parts, key=lambda p: len(whole.content & p.content)) if parts else passage
-    shared = whole.content & best.content
-    overlap = len(shared) / len(whole.content) if whole.content else 0.0
-    if overlap >= CONFLICT_OVERLAP:
-        _polarity(whole, best, shared, out)
-        _modality(whole, best, shared, out)
-    if _role_swap(whole, passage):
-        out.conflicts.setdefault("relation", "the text states the relation the other way round")
-    return out
 
 
 #: Small words inside a name that an acronym skips ("Department of Health", "Bank of England").

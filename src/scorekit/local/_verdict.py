@@ -1,15 +1,21 @@
-"""The learned verdict: signals of a matched statement -> probability the text states it.
+"""The learned verdict: what the judge found of a statement -> probability the text states it.
 
-Two stages, both fitted by ``benchmarks/fit_local_judge.py`` and kept in ``data/verdict.json``
-with the figures of the fit (rerun the script to refit):
+Three kinds of evidence, combined by weights fitted on real data
+(``benchmarks/fit_local_blend.py``, kept in ``data/verdict.json`` with the figures of the fit):
 
-1. the lexical verdict: a logistic regression over the support signals of
-   ``_support.SIGNALS``, times one learned veto per conflict signal (a contradicted or
-   unsupported unit), fitted on SummEdits (dev) and part of Falke et al.;
-2. the entailment blend: the trained cross-encoder's log-odds ``e`` (``_entail``) moves the
-   lexical log-odds down when it doubts the statement and up when it is sure of it,
-   ``z = logit(p) + below * min(0, e - pivot) + above * max(0, e - pivot)``, fitted on held-out
-   parts of HaluEval and SNLI with SummEdits dev and Falke.
+1. the unit checks (``_units``): a logistic regression over the support signals of
+   ``_support.SIGNALS`` gives the *lexical* log-odds (fitted by ``benchmarks/fit_local_judge.py``),
+   and each conflict signal (a contradicted or missing number, name, negation, role) is a
+   veto that keeps only part of the answer, whatever the other evidence says;
+2. the arrangement (``_arrangement``): how many of the statement's word pairs the text holds
+   together, in its best passage and anywhere;
+3. the entailment model (``_entail``): its confidence lifts a statement told in other words
+   (paraphrase rescue, strongest where the arrangement is weak) and its doubt lowers one.
+
+The answer is ``logistic(intercept + coef . features) * prod(veto_share ** strength)``: a
+logistic model over :data:`COMBINER_FEATURES`, times the share each group of vetoes
+(:data:`VETO_GROUPS`) leaves, raised to a fitted strength. All weights are fitted with fixed
+signs: more evidence never lowers an answer, a conflict never raises one.
 """
 
 from __future__ import annotations
@@ -19,14 +25,89 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
-from scorekit.local._support import SIGNALS, Match
+import numpy as np
+
+from scorekit.local._support import CONFLICT_SIGNALS, SIGNALS, SUPPORT_SIGNALS, Match
 
 WEIGHTS_FILE = Path(__file__).parent / "data" / "verdict.json"
 
+#: The combiner's features, in the order of its weights (see :func:`combiner_features`).
+COMBINER_FEATURES = (
+    "lexical",
+    "entailed",
+    "doubted",
+    "pairs_passage",
+    "pairs_text",
+    "bigrams_text",
+    "rescue",
+    "short",
+    "short_lexical",
+    "short_entailed",
+    "short_pairs",
+)
+#: A text of up to this many sentences is short (the model reads it whole); longer texts
+#: count as short by ``(SHORT_SENTENCES / sentences) ** 2``.
+SHORT_SENTENCES = 4.0
+#: Conflict signals whose vetoes share one fitted strength. Names and negations are read
+#: less surely than numbers (a lower-cased name, a negation in another clause).
+VETO_GROUPS = {
+    "names": ("name_conflict", "missing_name"),
+    "polarity": ("polarity_conflict",),
+    "other": tuple(
+        c
+        for c in CONFLICT_SIGNALS
+        if c not in ("name_conflict", "missing_name", "polarity_conflict")
+    ),
+}
+
+
+class Inputs(NamedTuple):
+    """What the verdict reads of one matched statement (one row of the fit's data)."""
+
+    #: log-odds of the unit checks' support signals, in ``[-LOG_ODDS_CLIP, LOG_ODDS_CLIP]``
+    lexical: float
+    #: log of the share of the answer each group of vetoes leaves (0.0: no conflict), at
+    #: least ``-LOG_ODDS_CLIP``
+    veto_names: float
+    veto_polarity: float
+    veto_other: float
+    #: 1.0 where the statement is a passage of the text word for word, nothing flagged
+    said: float
+    #: entailment log-odds of the statement by its best passages (0.0 without a model)
+    entail: float
+    pairs_passage: float
+    pairs_text: float
+    bigrams_text: float
+    #: sentences of the answering text
+    sentences: float
+
+
+def combiner_features(x: Inputs) -> tuple[Any, ...]:
+    """The combiner's features of ``x`` (floats, or numpy arrays of a column each).
+
+    ``entailed`` and ``doubted`` are the positive and negative parts of the entailment
+    log-odds; ``rescue`` is ``entailed`` where the text does not hold the statement's word
+    pairs (a paraphrase). ``short`` is 1 for a text of a few sentences, falling towards 0 for
+    long ones: on a short text the model and the unit checks read all of it, so their evidence
+    weighs differently (the fit says how); ``short_*`` are the products with it.
+    """
+    entailed = (x.entail + abs(x.entail)) / 2
+    doubted = (x.entail - abs(x.entail)) / 2
+    rescue = entailed * (1.0 - x.pairs_text)
+    short = np.minimum(1.0, (SHORT_SENTENCES / np.maximum(x.sentences, 1.0)) ** 2)
+    return (
+        x.lexical, entailed, doubted, x.pairs_passage, x.pairs_text, x.bigrams_text, rescue,
+        short, short * x.lexical, short * entailed, short * x.pairs_text,
+    )  # fmt: skip
+
+
 #: Answers below this come with a reason naming the unit that failed.
 EXPLAIN_BELOW = 0.75
+#: Below this share of its word pairs found in the text, a statement whose words are all
+#: there is told as a recombination.
+ARRANGED = 0.5
 #: The order in which conflicts are told (the first one found is the reason).
 _CONFLICT_ORDER = (
     "name", "number", "opposite", "polarity", "modality", "quantifier", "relation", "swap",
@@ -34,76 +115,109 @@ _CONFLICT_ORDER = (
 
 
 @dataclass(frozen=True)
-class Weights:
-    """Fitted weights of the verdict model.
+class Combiner:
+    """Fitted logistic weights over :data:`COMBINER_FEATURES` and veto strengths."""
 
-    ``probability = logistic(intercept + coef . support signals) * prod((1 - veto) ** conflict)``:
-    the support signals say how much of the statement the passage holds; each conflict signal
-    (a contradicted or missing unit) keeps only ``1 - veto`` of it. The weakest link decides.
+    coef: tuple[float, ...]
+    intercept: float
+    #: one strength per :data:`VETO_GROUPS` group (1.0: the veto as fitted by the lexical stage)
+    strengths: tuple[float, ...] = (1.0, 1.0, 1.0)
+
+    def probability(self, x: Inputs) -> float:
+        """The answer for one statement's inputs (before rounding)."""
+        feats = combiner_features(x)
+        z = self.intercept + math.fsum(float(w * f) for w, f in zip(self.coef, feats, strict=True))
+        vetoes = (x.veto_names, x.veto_polarity, x.veto_other)
+        kept = math.fsum(k * v for k, v in zip(self.strengths, vetoes, strict=True))
+        return _logistic(z) * math.exp(kept)
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Fitted weights of the verdict.
+
+    The lexical stage: ``intercept + coef . support signals`` is the lexical log-odds; each
+    conflict signal (a contradicted or missing unit) keeps only ``1 - veto`` of the answer.
+    The combiner (None: the lexical stage alone) weighs it with the arrangement and the
+    entailment model.
     """
 
     coef: tuple[float, ...]
     intercept: float
     vetoes: tuple[float, ...]
     version: str
-    #: ``(below, above, pivot)`` of the entailment blend; zeros leave the lexical verdict.
-    blend: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    combiner: Combiner | None = None
 
-    def answer(self, signals: tuple[float, ...], entail: float | None = None) -> float:
-        """The judge's answer, rounded to 4 decimals: :meth:`probability`, except that a
-        statement that is a passage of the text word for word, with no unit flagged, is
-        stated (1.0). A statement only contained in a longer passage is not: a fragment of a
-        sentence can say something the sentence does not ("this day, the fame is untainted")."""
-        n = len(self.coef)
-        if signals[SIGNALS.index("exact")] == 1.0 and not any(signals[n:]):
+    def answer(self, found: Match) -> float:
+        """The judge's answer, rounded to 4 decimals: the combined probability times the
+        vetoes, except that a statement that is a passage of the text word for word, with no
+        unit flagged, is stated (1.0). A statement only contained in a longer passage is not:
+        a fragment of a sentence can say something the sentence does not ("this day, the fame
+        is untainted")."""
+        x = inputs(self, found)
+        if x.said:
             return 1.0
-        return round(self.blended(self.probability(signals), entail), 4)
+        if self.combiner is None:
+            return round(self.probability(found.signals), 4)
+        return round(self.combiner.probability(x), 4)
 
-    def blended(self, p: float, entail: float | None) -> float:
-        """The lexical probability ``p`` moved by the entailment log-odds (unchanged when
-        there is none).
-
-        Example:
-            >>> w = Weights((), 0.0, (), "x", blend=(0.5, 0.25, 1.0))
-            >>> round(w.blended(0.5, 1.0), 4), round(w.blended(0.5, -3.0), 4)
-            (0.5, 0.1192)
-        """
-        below, above, pivot = self.blend
-        if entail is None or (below == 0.0 and above == 0.0):
-            return p
-        z = lexical_log_odds(p)
-        z += below * min(0.0, entail - pivot) + above * max(0.0, entail - pivot)
-        return 1.0 / (1.0 + math.exp(-z))
-
-    def probability(self, signals: tuple[float, ...]) -> float:
-        """The probability that a statement with these signals is stated by the text."""
+    def lexical(self, signals: tuple[float, ...]) -> float:
+        """Log-odds of the support signals (clipped to ``[-LOG_ODDS_CLIP, LOG_ODDS_CLIP]``)."""
         n = len(self.coef)
         z = self.intercept + math.fsum(w * x for w, x in zip(self.coef, signals[:n], strict=True))
-        p = 1.0 / (1.0 + math.exp(-z)) if z > -500 else 0.0
-        for veto, x in zip(self.vetoes, signals[n:], strict=True):
-            if x:
-                p *= (1.0 - veto) ** x
-        return p
+        return max(-LOG_ODDS_CLIP, min(LOG_ODDS_CLIP, z))
+
+    def veto(self, signals: tuple[float, ...], only: tuple[str, ...] = CONFLICT_SIGNALS) -> float:
+        """The share of the answer the conflicts leave (1.0: none found); ``only``: of these
+        conflict signals alone."""
+        out = 1.0
+        names = CONFLICT_SIGNALS
+        for name, veto, x in zip(names, self.vetoes, signals[len(self.coef) :], strict=True):
+            if x and name in only:
+                out *= (1.0 - veto) ** x
+        return out
+
+    def probability(self, signals: tuple[float, ...]) -> float:
+        """The lexical stage's probability that a statement with these signals is stated."""
+        return _logistic(self.lexical(signals)) * self.veto(signals)
 
 
-#: The lexical probability's log-odds are clipped here (a veto can give exactly 0).
+#: Log-odds are clipped here (beyond it a logistic answer no longer moves at 4 decimals).
 LOG_ODDS_CLIP = 12.0
 
 
-def lexical_log_odds(p: float) -> float:
-    """``log(p / (1 - p))`` clipped to ``[-LOG_ODDS_CLIP, LOG_ODDS_CLIP]``.
+def _logistic(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-z))
 
-    Example:
-        >>> lexical_log_odds(0.5), lexical_log_odds(0.0)
-        (0.0, -12.0)
-    """
-    edge = 1.0 / (1.0 + math.exp(LOG_ODDS_CLIP))
-    q = min(max(p, edge), 1.0 - edge)
-    return max(-LOG_ODDS_CLIP, min(LOG_ODDS_CLIP, math.log(q / (1.0 - q))))
+
+def inputs(weights: Weights, found: Match | None) -> Inputs:
+    """What the verdict reads of a match (a statement without a passage: nothing found)."""
+    if found is None:
+        return Inputs(-LOG_ODDS_CLIP, 0.0, 0.0, 0.0, 0.0, -LOG_ODDS_CLIP, 0.0, 0.0, 0.0, 1.0)
+    signals = found.signals
+    n = len(SUPPORT_SIGNALS)
+    said = signals[SIGNALS.index("exact")] == 1.0 and not any(signals[n:])
+    names, polarity, other = (
+        max(-LOG_ODDS_CLIP, math.log(max(weights.veto(signals, group), 1e-300)))
+        for group in VETO_GROUPS.values()
+    )
+    pairs_passage, pairs_text, bigrams_text, sentences = found.arrangement
+    return Inputs(
+        weights.lexical(signals),
+        names,
+        polarity,
+        other,
+        float(said),
+        0.0 if found.entail is None else found.entail,
+        pairs_passage,
+        pairs_text,
+        bigrams_text,
+        sentences,
+    )
 
 
 def read_weights(path: Path = WEIGHTS_FILE) -> Weights:
-    """Read the verdict weights (``path``: a file written by the fitting script)."""
+    """Read the verdict weights (``path``: a file written by the fitting scripts)."""
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     names = (*data["support_signals"], *data["conflict_signals"])
     if names != SIGNALS:
@@ -116,23 +230,30 @@ def read_weights(path: Path = WEIGHTS_FILE) -> Weights:
         float(data["intercept"]),
         tuple(float(v) for v in data["vetoes"]),
         str(data["version"]),
-        _blend(data.get("blend"), path),
+        _combiner(data.get("combiner"), path),
     )
 
 
-def _blend(value: Any, path: Path) -> tuple[float, float, float]:
+def _combiner(value: Any, path: Path) -> Combiner | None:
     if value is None:
-        return (0.0, 0.0, 0.0)
-    if isinstance(value, dict):
-        value = [value.get("below"), value.get("above"), value.get("pivot")]
+        return None
     try:
-        below, above, pivot = (float(v) for v in value)
-    except (TypeError, ValueError):
+        names = tuple(value["features"])
+        coef = tuple(float(c) for c in value["coef"])
+        intercept = float(value["intercept"])
+        strengths = tuple(float(value["veto_strengths"][g]) for g in VETO_GROUPS)
+    except (TypeError, ValueError, KeyError):
         raise ValueError(
-            f"{path}: 'blend' must hold 'below', 'above' and 'pivot' numbers;"
-            " refit with benchmarks/fit_local_judge.py."
+            f"{path}: 'combiner' must hold 'features', 'coef', 'intercept' and"
+            f" 'veto_strengths' ({', '.join(VETO_GROUPS)});"
+            " refit with benchmarks/fit_local_blend.py."
         ) from None
-    return (below, above, pivot)
+    if names != COMBINER_FEATURES or len(coef) != len(names):
+        raise ValueError(
+            f"{path}: the combiner was fitted for features {names}; this judge computes"
+            f" {COMBINER_FEATURES}. Refit with benchmarks/fit_local_blend.py."
+        )
+    return Combiner(coef, intercept, strengths)
 
 
 @lru_cache(maxsize=1)
@@ -163,6 +284,9 @@ def reason(found: Match | None, answer: float) -> str | None:
         where = "the text" if check.text_credit < 1.0 else "the passage it matches"
         return f"'{check.weakest_word}' is not in {where}"
     closest = found.passage if len(found.passage) <= 90 else found.passage[:87] + "..."
+    if found.arrangement[1] < ARRANGED and check.text_credit >= 0.99:
+        # Every word is in the text, few of its pairs are: a recombination of the text's words.
+        return f"the text has its words but does not put them together so; closest: '{closest}'"
     if found.entail is not None and found.entail < 0.0:
         return f"the text does not say this; closest: '{closest}'"
     return f"only partly stated; closest: '{closest}'"
@@ -173,6 +297,6 @@ def verdicts(matches: list[Match | None]) -> list[tuple[float, str | None]]:
     model = weights()
     out: list[tuple[float, str | None]] = []
     for found in matches:
-        value = 0.0 if found is None else model.answer(found.signals, found.entail)
+        value = 0.0 if found is None else model.answer(found)
         out.append((value, reason(found, value)))
     return out

@@ -7,15 +7,22 @@ from typing import TYPE_CHECKING, Any
 
 from scorekit.report._recorder import Recorder, active_recorder, recording
 from scorekit.report._rows import Evidence, RunScore, TextScoreRow, ToolScoreRow, row_from_dict
+from scorekit.report._tool_metrics import TOOL_METRIC_NAMES
 
 if TYPE_CHECKING:
+    from scorekit.report._calibration_report import (
+        gate_lines,
+        render_calibration_html,
+        render_calibration_text,
+    )
     from scorekit.report._csv_report import render_csv
     from scorekit.report._dataset_report import (
         render_dataset_html,
         render_dataset_markdown,
         render_dataset_text,
     )
-    from scorekit.report._document import report_document
+    from scorekit.report._document import created_stamp, finite, report_document
+    from scorekit.report._prices import PRICES_PER_MILLION, estimate_cost
     from scorekit.report._summary import Section, summary_sections
     from scorekit.report._totals import JudgeTotals, judge_totals
     from scorekit.report._write import (
@@ -46,6 +53,13 @@ _LAZY = {
     "write_text": "_write",
     "render_csv": "_csv_report",
     "report_document": "_document",
+    "created_stamp": "_document",
+    "finite": "_document",
+    "PRICES_PER_MILLION": "_prices",
+    "estimate_cost": "_prices",
+    "gate_lines": "_calibration_report",
+    "render_calibration_html": "_calibration_report",
+    "render_calibration_text": "_calibration_report",
     "report_format": "_write",
     "write_html": "_write",
     "write_json": "_write",
@@ -59,6 +73,8 @@ _LAZY = {
 
 __all__ = [
     "FORMATS",
+    "PRICES_PER_MILLION",
+    "TOOL_METRIC_NAMES",
     "Evidence",
     "JudgeTotals",
     "Recorder",
@@ -68,8 +84,14 @@ __all__ = [
     "TextScoreRow",
     "ToolScoreRow",
     "active_recorder",
+    "created_stamp",
+    "estimate_cost",
+    "finite",
+    "gate_lines",
     "judge_totals",
     "recording",
+    "render_calibration_html",
+    "render_calibration_text",
     "render_csv",
     "render_dataset_html",
     "render_dataset_markdown",

@@ -12,6 +12,8 @@ one kind adds ``#2``, ``#3``... in order). A pair of scores is
 Tests with an ``llm_repeat`` summary (a ``repeat`` object with ``runs`` and ``passed``) and at
 least three runs in both reports are compared on their pass rate, with Fisher's exact test on
 the pass counts. Assertions without a score in either report (a judge error) are left out.
+
+The comparison as text (the "vs baseline" lines, the failing line) is in ``_comparison_text``.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scorekit._rounding import rounded_scores
-from scorekit._significance import fisher_less, welch_less
+from scorekit.format._rounding import rounded_scores
 from scorekit.report._document import SCHEMA
+from scorekit.stats._significance import fisher_less, welch_less
 
 __all__ = [
     "BaselineError",
@@ -35,11 +37,7 @@ __all__ = [
     "changes_by_row",
     "changes_of_test",
     "compare_reports",
-    "comparison_lines",
-    "delta_by_test",
-    "entry_keys",
     "load_report",
-    "regression_message",
 ]
 
 #: The fewest run scores (or repeat runs) in both reports for a significance test.
@@ -102,6 +100,14 @@ def _number(value: Any) -> float | None:
     return float(value) if math.isfinite(value) else None
 
 
+def _run_scores(row: Mapping[str, Any], metric: str) -> list[float]:
+    """The run scores of an aggregated row (those that are numbers)."""
+    values = [
+        _number(r.get(metric)) if isinstance(r, Mapping) else None for r in row.get("runs") or []
+    ]
+    return [v for v in values if v is not None]
+
+
 def _entries(
     doc: Mapping[str, Any], row_keys: dict[tuple[str, int], str] | None = None
 ) -> dict[str, _Entry]:
@@ -132,12 +138,7 @@ def _entries(
         if score is None:
             continue
         metric = str(row.get("metric") or "score")
-        runs: list[float] = []
-        if row.get("aggregation"):
-            for run in row.get("runs") or []:
-                value = _number(run.get(metric)) if isinstance(run, Mapping) else None
-                if value is not None:
-                    runs.append(value)
+        runs = _run_scores(row, metric) if row.get("aggregation") else []
         label = f"{row.get('function') or 'texts'} {metric}"
         key = add(test_id, label, {"score": score, "runs": runs})
         if row_keys is not None:
@@ -168,17 +169,6 @@ def _note_repeat(found: dict[str, Mapping[str, Any]], test_id: str, rep: Any) ->
     runs, passed = rep.get("runs"), rep.get("passed")
     if isinstance(runs, int) and isinstance(passed, int) and 0 <= passed <= runs and runs > 0:
         found[test_id] = rep
-
-
-def entry_keys(doc: Mapping[str, Any]) -> dict[str, float]:
-    """Every compared assertion of a report with its score (the keys :func:`compare_reports`
-    matches on).
-
-    Example:
-        >>> entry_keys({"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 1}]})
-        {'t::a assert_tools score': 1.0}
-    """
-    return {key: entry.score for key, entry in _entries(doc).items()}
 
 
 @dataclass
@@ -286,55 +276,6 @@ def compare_reports(
     return out
 
 
-def _score(value: float | None) -> str:
-    return "-" if value is None else f"{value:.4f}"
-
-
-def comparison_lines(comparison: Comparison, baseline: str | None = None) -> list[str]:
-    """The "vs baseline" lines: counts, then regressed, improved, new and gone (the
-    unchanged are only counted).
-
-    Example:
-        >>> old = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.9}]}
-        >>> new = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.7}]}
-        >>> for line in comparison_lines(compare_reports(old, new)):
-        ...     print(line)
-        1 regressed, 0 improved, 0 new, 0 gone, 0 unchanged (min delta 0.05)
-        REGRESSED  t::a assert_tools score  0.9000 -> 0.7000  -0.2000
-    """
-    counts = comparison.counts()
-    head = ", ".join(f"{n} {name}" for name, n in counts.items())
-    lines = []
-    if baseline:
-        lines.append(f"baseline: {baseline}")
-    lines.append(f"{head} (min delta {comparison.min_delta:g})")
-    for status in ("regressed", "improved", "new", "gone"):
-        for change in comparison.of(status):
-            text = (
-                f"{status.upper():<10} {change.key}  {_score(change.old)} -> {_score(change.new)}"
-            )
-            if change.delta is not None:
-                text += f"  {change.delta:+.4f}"
-            if change.p_value is not None:
-                text += f"  ({change.test} p={change.p_value:.4f})"
-            lines.append(text)
-    return lines
-
-
-def regression_message(comparison: Comparison) -> str:
-    """The last line of a session that fails on regression.
-
-    Example:
-        >>> old = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.9}]}
-        >>> new = {"tools": [{"test_id": "t::a", "function": "assert_tools", "score": 0.7}]}
-        >>> regression_message(compare_reports(old, new))
-        'scorekit: exit 1: 1 assertion regressed against the baseline (--llm-fail-on-regression)'
-    """
-    n = comparison.counts()["regressed"]
-    noun = "assertion" if n == 1 else "assertions"
-    return f"scorekit: exit 1: {n} {noun} regressed against the baseline (--llm-fail-on-regression)"
-
-
 def changes_by_row(doc: Mapping[str, Any], comparison: Comparison) -> dict[tuple[str, int], Change]:
     """The change of each compared row of ``doc`` (the newer report of ``comparison``), by
     ``("texts" | "tools", index in that list)``: the HTML report's delta column.
@@ -392,11 +333,3 @@ def changes_of_test(
     if repeat is not None:
         new["tests"] = {test_id: {"repeat": dict(repeat)}}
     return compare_reports(old, new, min_delta=min_delta).changes
-
-
-def delta_by_test(comparison: Comparison) -> dict[str, list[Change]]:
-    """The compared changes grouped by test id (for the HTML column and JUnit properties)."""
-    out: dict[str, list[Change]] = {}
-    for change in comparison.changes:
-        out.setdefault(change.test_id, []).append(change)
-    return out

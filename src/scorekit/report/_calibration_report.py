@@ -5,12 +5,12 @@ terminal, and as one self-contained HTML page (it opens offline, loads nothing).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from scorekit._rounding import format_bound, format_percent, format_score
-from scorekit._text_table import fit_columns
-from scorekit.report._html_report import _card, _e, page_html
+from scorekit.format._rounding import format_bound, format_percent, format_score
+from scorekit.format._text_table import fit_columns
+from scorekit.report._html_page import card, escape, html_table, page_html
 from scorekit.report._totals import judge_totals
 
 __all__ = ["gate_lines", "render_calibration_html", "render_calibration_text"]
@@ -161,20 +161,6 @@ def render_calibration_text(doc: Mapping[str, Any], width: int | None = None) ->
     return "\n".join(lines)
 
 
-def _html_table(rows: Sequence[Sequence[object]], numeric: int = 1) -> str:
-    head = "".join(f"<th>{_e(h)}</th>" for h in rows[0])
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f'<td class="num">{_e(c)}</td>' if i >= numeric else f"<td>{_e(c)}</td>"
-            for i, c in enumerate(row)
-        )
-        + "</tr>"
-        for row in rows[1:]
-    )
-    return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
-
-
 def _strip_svg(doc: Mapping[str, Any]) -> str:
     """Each item's score as a dot on [0, 1], one row per label, the threshold a dashed line;
     dots of (nearly) equal scores stack up and down from the row's line."""
@@ -207,7 +193,7 @@ def _strip_svg(doc: Mapping[str, Any]) -> str:
             colour = "#1a7f37" if item["agrees"] else "#c62828"
             parts.append(
                 f'<circle class="dot" cx="{left + width * score:.1f}" cy="{y + 7 * step}" r="4"'
-                f' fill="{colour}" fill-opacity="0.7"><title>{_e(item["id"])}:'
+                f' fill="{colour}" fill-opacity="0.7"><title>{escape(item["id"])}:'
                 f" {format_score(item['score'])}</title></circle>"
             )
     x = left + width * t
@@ -244,33 +230,33 @@ def render_calibration_html(doc: Mapping[str, Any]) -> str:
     overall = doc["overall"]
     t = format_bound(float(doc["threshold"]))
     cards = [
-        _card("items", f"{overall['items']} ({overall['supported']} / {overall['unsupported']})"),
-        _card(f"balanced accuracy @{t}", _num(overall["balanced_accuracy"])),
-        _card("best threshold", _num(overall["best_threshold"])),
-        _card("balanced accuracy @best", _num(overall["balanced_accuracy_at_best"])),
-        _card("ROC AUC", _num(overall["roc_auc"])),
-        _card(f"kappa @{t}", _num(overall["kappa"])),
+        card("items", f"{overall['items']} ({overall['supported']} / {overall['unsupported']})"),
+        card(f"balanced accuracy @{t}", _num(overall["balanced_accuracy"])),
+        card("best threshold", _num(overall["best_threshold"])),
+        card("balanced accuracy @best", _num(overall["balanced_accuracy_at_best"])),
+        card("ROC AUC", _num(overall["roc_auc"])),
+        card(f"kappa @{t}", _num(overall["kappa"])),
     ]
     c = overall.get("consistency")
     if c:
-        cards.append(_card("flip rate", format_percent(c["flip_rate"])))
-        cards.append(_card("mean |diff|", _num(c["mean_abs_diff"])))
+        cards.append(card("flip rate", format_percent(c["flip_rate"])))
+        cards.append(card("mean |diff|", _num(c["mean_abs_diff"])))
     totals = judge_totals(doc.get("judge"))
     if totals is not None:
-        cards.append(_card("judge calls", f"{totals.calls:,} (+{totals.cache_hits:,} cached)"))
+        cards.append(card("judge calls", f"{totals.calls:,} (+{totals.cache_hits:,} cached)"))
         cards.append(
-            _card("est. cost", "n/a" if totals.cost_usd is None else f"~${totals.cost_usd:.4f}")
+            card("est. cost", "n/a" if totals.cost_usd is None else f"~${totals.cost_usd:.4f}")
         )
     notes = [_consistency_line(doc), totals.line() if totals is not None else None]
     notes += [line for line in gate_lines(doc)]
     header = (
-        f'<p class="muted">{_e(_headline(doc))}</p>'
+        f'<p class="muted">{escape(_headline(doc))}</p>'
         f'<div class="cards">{"".join(cards)}</div>'
-        + "".join(f'<p class="muted">{_e(n)}</p>' for n in notes if n)
+        + "".join(f'<p class="muted">{escape(n)}</p>' for n in notes if n)
     )
     sections = [
-        f'<section id="figures"><h2>Figures</h2>{_html_table(_table(doc))}'
-        f'<figure class="plot"><figcaption>Scores by label (red: verdict at {_e(t)} against'
+        f'<section id="figures"><h2>Figures</h2>{html_table(_table(doc))}'
+        f'<figure class="plot"><figcaption>Scores by label (red: verdict at {escape(t)} against'
         f" the label)</figcaption>{_strip_svg(doc)}</figure></section>"
     ]
     wrong = _disagreements(doc, None)
@@ -280,8 +266,8 @@ def render_calibration_html(doc: Mapping[str, Any]) -> str:
             runs = ", ".join(format_score(r) for r in i["runs"])
             rows.append([i["id"], i["line"], i["domain"] or "", i["label"], _num(i["score"]), runs])
         sections.append(
-            f'<section id="disagreements"><h2>Verdicts at {_e(t)} against the label</h2>'
-            f"{_html_table(rows, numeric=3)}</section>"
+            f'<section id="disagreements"><h2>Verdicts at {escape(t)} against the label</h2>'
+            f"{html_table(rows, numeric=3)}</section>"
         )
     rows = [["id", "line", "domain", "metric", "label", "score", "runs"]]
     for i in doc.get("items") or []:
@@ -289,7 +275,7 @@ def render_calibration_html(doc: Mapping[str, Any]) -> str:
         rows.append(
             [i["id"], i["line"], i["domain"] or "", i["metric"], i["label"], _num(i["score"]), runs]
         )
-    sections.append(f'<section id="items"><h2>Items</h2>{_html_table(rows, numeric=4)}</section>')
+    sections.append(f'<section id="items"><h2>Items</h2>{html_table(rows, numeric=4)}</section>')
     return page_html(
         "Judge calibration report", header, "".join(sections), schema=str(doc.get("schema", ""))
     )

@@ -5,6 +5,8 @@ one self-contained HTML page whose charts are inline SVG (it opens offline, load
 Per-row results live in the results file (Parquet or JSON lines); a report shows the whole:
 every score's distribution, grades, failures by kind, errors by kind with examples, the rows
 with the lowest scores and the judge's work.
+
+The HTML page's charts are drawn by ``_dataset_charts``.
 """
 
 from __future__ import annotations
@@ -12,15 +14,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorekit._rounding import format_bound, format_score, round_score, rounded_scores
-from scorekit._shorten import shorten
-from scorekit._text_table import fit_columns
-from scorekit.report._html_report import _card, _e, page_html
+from scorekit.format._rounding import format_score, round_score, rounded_scores
+from scorekit.format._shorten import shorten
+from scorekit.format._text_table import fit_columns
+from scorekit.report._dataset_charts import bars_svg, count_with_share, histogram_svg, score_text
+from scorekit.report._html_page import card, escape, html_table, page_html
+from scorekit.report._markdown_report import md_cell
 from scorekit.report._totals import judge_totals
 
 __all__ = [
     "SCORE_COLUMNS",
-    "count_with_share",
     "dataset_json",
     "render_dataset_html",
     "render_dataset_markdown",
@@ -46,7 +49,7 @@ _STAT_KEYS = frozenset(("mean", "std", "min", "max")) | {k for k, _ in SCORE_COL
 
 def dataset_json(doc: Mapping[str, Any]) -> dict[str, Any]:
     """The summary as a JSON report shows it: its scores (``mean``, each score's statistics,
-    the lowest rows' scores) rounded as every output rounds them (``scorekit._rounding``).
+    the lowest rows' scores) rounded as every output rounds them (``scorekit.format._rounding``).
 
     Example:
         >>> doc = dataset_json({"mean": 2 / 3, "scores": {"score": {"count": 3, "p50": 0.12346}},
@@ -70,25 +73,10 @@ def dataset_json(doc: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _num(value: Any) -> str:
-    return "-" if value is None else format_score(value)
-
-
-def count_with_share(count: int, total: int) -> str:
-    """``1,204 (12.0%)``.
-
-    Example:
-        >>> count_with_share(1204, 10000)
-        '1,204 (12.0%)'
-    """
-    share = f" ({100 * count / total:.1f}%)" if total else ""
-    return f"{count:,}{share}"
-
-
 def _score_table(scores: Mapping[str, Mapping[str, Any]]) -> list[list[str]]:
     table = [["score", *(h for _, h in SCORE_COLUMNS)]]
     for name, stats in scores.items():
-        table.append([name, *(_num(stats.get(k)) for k, _ in SCORE_COLUMNS)])
+        table.append([name, *(score_text(stats.get(k)) for k, _ in SCORE_COLUMNS)])
     return table
 
 
@@ -169,22 +157,15 @@ def render_dataset_text(doc: Mapping[str, Any], width: int | None = None) -> str
 # -- Markdown -----------------------------------------------------------------------------------
 
 
-def _cell(value: object) -> str:
-    text = " ".join(str(value).split())
-    for ch in ("\\", "|", "`", "*", "<", ">", "[", "]"):
-        text = text.replace(ch, "\\" + ch)
-    return text
-
-
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
-    out = ["| " + " | ".join(_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    out = ["| " + " | ".join(md_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows]
     return [*out, ""]
 
 
 def render_dataset_markdown(doc: Mapping[str, Any]) -> str:
     """The summary as Markdown tables (a CI job summary or a pull-request comment)."""
-    out = ["# Dataset score report", "", _cell(_headline(doc)) + ".", "", _counts(doc) + ".", ""]
+    out = ["# Dataset score report", "", md_cell(_headline(doc)) + ".", "", _counts(doc) + ".", ""]
     if doc.get("output"):
         out += [f"Per-row results: `{doc['output']}`", ""]
     if doc.get("scores"):
@@ -215,123 +196,13 @@ def render_dataset_markdown(doc: Mapping[str, Any]) -> str:
         ]
     judge = _judge_line(doc)
     if judge:
-        out += [f"_{_cell(judge)}_", ""]
+        out += [f"_{md_cell(judge)}_", ""]
     if doc.get("stopped"):
-        out += [f"**Stopped early:** {_cell(doc['stopped'])}", ""]
+        out += [f"**Stopped early:** {md_cell(doc['stopped'])}", ""]
     return "\n".join(out).rstrip() + "\n"
 
 
 # -- HTML ---------------------------------------------------------------------------------------
-
-_PLOT_LEFT, _PLOT_WIDTH = 40, 460
-
-
-def histogram_svg(name: str, stats: Mapping[str, Any]) -> str:
-    """One score's histogram (20 bins over [0, 1]) with the mean and median marked.
-
-    Example:
-        >>> svg = histogram_svg("score", {"histogram": [1] + [0] * 18 + [3], "mean": 0.75,
-        ...     "p50": 1.0, "count": 4})
-        >>> svg.count('class="bar"'), "mean 0.750" in svg
-        (20, True)
-    """
-    counts = [int(c) for c in stats.get("histogram") or []]
-    if not counts:
-        return ""
-    top = max(counts) or 1
-    n = len(counts)
-    width = _PLOT_WIDTH / n
-    label = (
-        f"{name}: {int(stats.get('count') or 0):,} rows, mean {_num(stats.get('mean'))},"
-        f" median {_num(stats.get('p50'))}"
-    )
-    parts = [
-        f'<svg class="chart" viewBox="0 0 520 150" role="img" aria-label="{_e(label)}"'
-        ' xmlns="http://www.w3.org/2000/svg">',
-        f"<title>{_e(label)}</title>",
-        f'<line x1="{_PLOT_LEFT}" y1="110" x2="{_PLOT_LEFT + _PLOT_WIDTH}" y2="110"'
-        ' stroke="#57606a"/>',
-        f'<text x="{_PLOT_LEFT - 4}" y="18" font-size="12" text-anchor="end"'
-        f' fill="#57606a">{top:,}</text>',
-    ]
-    for i, count in enumerate(counts):
-        height = 100 * count / top
-        x = _PLOT_LEFT + i * width
-        low, high = i / n, (i + 1) / n
-        parts.append(
-            f'<rect class="bar" x="{x + 1:.1f}" y="{110 - height:.1f}" width="{width - 2:.1f}"'
-            f' height="{max(height, 0.0):.1f}" fill="#0969da" fill-opacity="0.75">'
-            f"<title>{format_bound(low)} to {format_bound(high)}: {count:,} rows</title></rect>"
-        )
-    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        x = _PLOT_LEFT + _PLOT_WIDTH * tick
-        parts.append(f'<line x1="{x:.1f}" y1="110" x2="{x:.1f}" y2="115" stroke="#57606a"/>')
-        parts.append(
-            f'<text x="{x:.1f}" y="130" font-size="13" text-anchor="middle"'
-            f' fill="#57606a">{tick:g}</text>'
-        )
-    for key, colour, what in (("mean", "#c62828", "mean"), ("p50", "#1a7f37", "median")):
-        value = stats.get(key)
-        if value is None:
-            continue
-        x = _PLOT_LEFT + _PLOT_WIDTH * min(max(float(value), 0.0), 1.0)
-        parts.append(
-            f'<line class="{what}" x1="{x:.1f}" y1="6" x2="{x:.1f}" y2="110" stroke="{colour}"'
-            f' stroke-width="2" stroke-dasharray="{"4 3" if what == "median" else "none"}">'
-            f"<title>{what} {format_score(float(value))}</title></line>"
-        )
-    parts.append(
-        f'<text x="{_PLOT_LEFT + _PLOT_WIDTH}" y="146" font-size="12" text-anchor="end"'
-        f' fill="#57606a">red: mean {_num(stats.get("mean"))} · green dashed: median'
-        f" {_num(stats.get('p50'))}</text>"
-    )
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def bars_svg(title: str, items: Sequence[tuple[str, int]], total: int) -> str:
-    """Horizontal bars, one per item, as a share of ``total`` rows.
-
-    Example:
-        >>> bars_svg("grade", [("A", 3), ("F", 1)], 4).count('class="hbar"')
-        2
-    """
-    if not items:
-        return ""
-    height = 26 * len(items) + 8
-    top = max(c for _, c in items) or 1
-    parts = [
-        f'<svg class="chart" viewBox="0 0 520 {height}" role="img" aria-label="{_e(title)}"'
-        ' xmlns="http://www.w3.org/2000/svg">',
-        f"<title>{_e(title)}</title>",
-    ]
-    for i, (label, count) in enumerate(items):
-        y = 4 + 26 * i
-        width = 300 * count / top
-        parts.append(
-            f'<text x="150" y="{y + 16}" font-size="13" text-anchor="end">'
-            f"{_e(shorten(label, 24))}</text>"
-            f'<rect class="hbar" x="156" y="{y + 3}" width="{max(width, 1.0):.1f}" height="18"'
-            f' fill="#0969da" fill-opacity="0.75"><title>{_e(label)}: {count:,}</title></rect>'
-            f'<text x="{160 + width:.1f}" y="{y + 16}" font-size="12" fill="#57606a">'
-            f"{_e(count_with_share(count, total))}</text>"
-        )
-    parts.append("</svg>")
-    return "".join(parts)
-
-
-def _html_table(header: Sequence[str], rows: Sequence[Sequence[object]], numeric: int = 1) -> str:
-    head = "".join(f"<th>{_e(h)}</th>" for h in header)
-    body = "".join(
-        "<tr>"
-        + "".join(
-            f'<td class="num">{_e(c)}</td>' if i >= numeric else f"<td>{_e(c)}</td>"
-            for i, c in enumerate(row)
-        )
-        + "</tr>"
-        for row in rows
-    )
-    return f'<div class="scroll"><table><tr>{head}</tr>{body}</table></div>'
 
 
 def render_dataset_html(doc: Mapping[str, Any]) -> str:
@@ -349,46 +220,46 @@ def render_dataset_html(doc: Mapping[str, Any]) -> str:
     scored = int(doc["scored"])
     main = doc.get("main_score") or "score"
     cards = [
-        _card("rows", f"{int(doc['rows']):,}"),
-        _card("scored", f"{scored:,}"),
-        _card("errors", f"{int(doc['errors']):,}"),
-        _card(f"mean {main}", _num(doc.get("mean"))),
-        _card("rows/s", f"{doc['rows_per_second']:,.0f}"),
+        card("rows", f"{int(doc['rows']):,}"),
+        card("scored", f"{scored:,}"),
+        card("errors", f"{int(doc['errors']):,}"),
+        card(f"mean {main}", score_text(doc.get("mean"))),
+        card("rows/s", f"{doc['rows_per_second']:,.0f}"),
     ]
     totals = judge_totals(doc.get("judge"))
     if totals is not None:
-        cards.append(_card("judge calls", f"{totals.calls:,} (+{totals.cache_hits:,} cached)"))
+        cards.append(card("judge calls", f"{totals.calls:,} (+{totals.cache_hits:,} cached)"))
         cards.append(
-            _card("est. cost", "n/a" if totals.cost_usd is None else f"~${totals.cost_usd:.4f}")
+            card("est. cost", "n/a" if totals.cost_usd is None else f"~${totals.cost_usd:.4f}")
         )
     header = (
-        f'<p class="muted">{_e(_headline(doc))}</p>'
+        f'<p class="muted">{escape(_headline(doc))}</p>'
         f'<div class="cards">{"".join(cards)}</div>'
-        + (f'<p class="muted">{_e(totals.line())}</p>' if totals is not None else "")
+        + (f'<p class="muted">{escape(totals.line())}</p>' if totals is not None else "")
         + (
-            f'<p class="error-msg">Stopped early: {_e(doc["stopped"])}</p>'
+            f'<p class="error-msg">Stopped early: {escape(doc["stopped"])}</p>'
             if doc.get("stopped")
             else ""
         )
     )
     sections = []
     if doc.get("output"):
-        sections.append(f"<p>Per-row results: <code>{_e(doc['output'])}</code></p>")
+        sections.append(f"<p>Per-row results: <code>{escape(doc['output'])}</code></p>")
     scores = doc.get("scores") or {}
     if scores:
         table = _score_table(scores)
         charts = "".join(
-            f'<figure class="plot"><figcaption><code>{_e(name)}</code></figcaption>'
+            f'<figure class="plot"><figcaption><code>{escape(name)}</code></figcaption>'
             f"{histogram_svg(name, stats)}</figure>"
             for name, stats in scores.items()
         )
         sections.append(
-            f'<section id="scores"><h2>Scores</h2>{_html_table(table[0], table[1:])}'
+            f'<section id="scores"><h2>Scores</h2>{html_table(table)}'
             f'<h2>Distributions</h2><div class="grid">{charts}</div></section>'
         )
     for name, by_value in (doc.get("categories") or {}).items():
         sections.append(
-            f'<section id="{_e(name)}"><h2>{_e(name.capitalize())}s</h2>'
+            f'<section id="{escape(name)}"><h2>{escape(name.capitalize())}s</h2>'
             f"{bars_svg(name, list(by_value.items()), scored)}</section>"
         )
     if doc.get("failures"):
@@ -398,9 +269,8 @@ def render_dataset_html(doc: Mapping[str, Any]) -> str:
         )
     for label, pairs in (doc.get("top") or {}).items():
         items = [(str(v), int(c)) for v, c in pairs]
-        sections.append(
-            f"<section><h2>{_e(label.capitalize())}</h2>{bars_svg(label, items, scored)}</section>"
-        )
+        title = escape(label.capitalize())
+        sections.append(f"<section><h2>{title}</h2>{bars_svg(label, items, scored)}</section>")
     if doc.get("error_kinds"):
         examples = [
             [ex["row"], ex.get("id") or "–", ex["kind"], shorten(str(ex["error"]), 300)]
@@ -409,13 +279,13 @@ def render_dataset_html(doc: Mapping[str, Any]) -> str:
         sections.append(
             '<section id="errors"><h2>Errors</h2>'
             f"{bars_svg('errors by kind', list(doc['error_kinds'].items()), int(doc['rows']))}"
-            f"{_html_table(['row', 'id', 'kind', 'error'], examples, numeric=99)}</section>"
+            f"{html_table([['row', 'id', 'kind', 'error'], *examples], numeric=99)}</section>"
         )
     if doc.get("lowest"):
         rows = [[_row_name(r), r["row"], format_score(r["score"])] for r in doc["lowest"]]
         sections.append(
-            f'<section id="lowest"><h2>Lowest {_e(main)}</h2>'
-            f"{_html_table(['id', 'row', main], rows)}</section>"
+            f'<section id="lowest"><h2>Lowest {escape(main)}</h2>'
+            f"{html_table([['id', 'row', main], *rows])}</section>"
         )
     return page_html(
         "Dataset score report", header, "".join(sections), schema=str(doc.get("schema", ""))

@@ -13,7 +13,7 @@ Schema ``llm-scorekit-report/1``::
 ``tests`` is there only when a test carried ``@pytest.mark.llm_repeat``.
 
 Text scores (``score``, per-run ``precision``/``recall``/``f1``, evidence ``answer``) are rounded
-to 4 decimal places, as every output shows them (``scorekit._rounding``).
+to 4 decimal places, as every output shows them (``scorekit.format._rounding``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from scorekit._rounding import rounded_scores
+from scorekit.format._rounding import rounded_scores
 from scorekit.report._rows import Row
 from scorekit.report._totals import judge_totals, outcome_counts, split_rows
 

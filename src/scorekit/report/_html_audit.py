@@ -10,7 +10,7 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorekit._rounding import format_score
+from scorekit.format._rounding import format_score
 
 __all__ = ["audit_details", "baseline_cells", "baseline_section"]
 

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorekit._rounding import format_bound, format_score
+from scorekit.format._rounding import format_bound, format_score
 from scorekit.report._document import created_stamp
 from scorekit.report._rows import Row, ToolScoreRow
 from scorekit.report._totals import (
@@ -20,8 +20,8 @@ from scorekit.report._totals import (
 )
 
 
-def _cell(value: object) -> str:
-    # A table cell is one line; pipes and markup characters would break the table.
+def md_cell(value: object) -> str:
+    """``value`` as one Markdown table cell: one line, pipes and markup characters escaped."""
     text = " ".join(str(value).split())
     # "_" stays: intra-word underscores (test_names) do not emphasise in CommonMark.
     for ch in ("\\", "|", "`", "*", "<", ">", "[", "]"):
@@ -30,7 +30,7 @@ def _cell(value: object) -> str:
 
 
 def _score(value: float | None) -> str:
-    # The one rounding rule of every output (scorekit._rounding).
+    # The one rounding rule of every output (scorekit.format._rounding).
     return "–" if value is None else format_score(value)
 
 
@@ -42,8 +42,8 @@ def _finding_lines(row: ToolScoreRow) -> list[str]:
     items = row_findings(row)
     if not items:
         return []
-    out = [f"**Findings for {_cell(row.test_id or row.function)}:**", ""]
-    out += [f"- **{sev}**: {_cell(msg)}" for sev, msg in items]
+    out = [f"**Findings for {md_cell(row.test_id or row.function)}:**", ""]
+    out += [f"- **{sev}**: {md_cell(msg)}" for sev, msg in items]
     return [*out, ""]
 
 
@@ -53,7 +53,7 @@ def _pair_lines(row: ToolScoreRow) -> list[str]:
     if not isinstance(pairs, list) or not pairs:
         return []
     out = [
-        f"### {_cell(row.test_id or '-')}",
+        f"### {md_cell(row.test_id or '-')}",
         "",
         "| call | argument | expected | actual | status |",
         "|---|---|---|---|---|",
@@ -64,12 +64,10 @@ def _pair_lines(row: ToolScoreRow) -> list[str]:
         call = f"#{pair.get('expected_index')} {pair.get('tool')}"
         args = [a for a in pair.get("arguments") or [] if isinstance(a, dict)]
         if not args:
-            out.append(f"| {_cell(call)} | – | – | – | {'ok' if pair.get('ok') else 'differs'} |")
+            out.append(f"| {md_cell(call)} | – | – | – | {'ok' if pair.get('ok') else 'differs'} |")
         for a in args:
-            out.append(
-                f"| {_cell(call)} | {_cell(a.get('name'))} | {_cell(_json(a.get('expected')))} | "
-                f"{_cell(_json(a.get('actual')))} | {_cell(a.get('status'))} |"
-            )
+            cells = (call, a.get("name"), _json(a.get("expected")), _json(a.get("actual")))
+            out.append("| " + " | ".join(md_cell(c) for c in (*cells, a.get("status"))) + " |")
     out.append("")
     return out
 
@@ -102,13 +100,13 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
         ]
         for r in texts:
             out.append(
-                f"| {_cell(r.test_id or '-')} | {_cell(metric_label(r))} | {_score(r.score)} | "
+                f"| {md_cell(r.test_id or '-')} | {md_cell(metric_label(r))} | {_score(r.score)} | "
                 f"{_score(run_spread(r))} | {bounds_label(r)} | "
                 f"{len(r.runs) if r.aggregation else ''} | {r.outcome} |"
             )
         totals = judge_totals(stats)
         if totals is not None:
-            out += ["", _cell(totals.line())]
+            out += ["", md_cell(totals.line())]
         out.append("")
     if tools:
         c = outcome_counts(tools)
@@ -123,9 +121,9 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
         ]
         for t in tools:
             out.append(
-                f"| {_cell(t.test_id or '-')} | {_cell(t.function)} | {_score(t.score)} | "
-                f"{_bound(t.threshold)} | {t.outcome} | {_cell(', '.join(t.missing) or '-')} | "
-                f"{_cell(', '.join(t.extra) or '-')} |"
+                f"| {md_cell(t.test_id or '-')} | {md_cell(t.function)} | {_score(t.score)} | "
+                f"{_bound(t.threshold)} | {t.outcome} | {md_cell(', '.join(t.missing) or '-')} | "
+                f"{md_cell(', '.join(t.extra) or '-')} |"
             )
         out.append("")
         for t in tools:

@@ -10,8 +10,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from scorekit._rounding import format_bound, format_score
-from scorekit._text_table import fit_columns
+from scorekit.format._rounding import format_bound, format_score
+from scorekit.format._text_table import fit_columns
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 from scorekit.report._totals import (
     bounds_label,
@@ -46,7 +46,7 @@ def _clip(text: str, width: int) -> str:
 
 
 def _table(header: Sequence[str], rows: list[list[str]], width: int | None) -> list[list[str]]:
-    """The header's lines, then each row's lines (:func:`~scorekit._text_table.fit_columns`:
+    """The header's lines, then each row's lines (:func:`~scorekit.format._text_table.fit_columns`:
     on a terminal too narrow for a row, the whole test id on one line, the rest on the next;
     a test id is never cut, its end, the test's name, least of all)."""
     return fit_columns([list(header), *rows], width)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorekit._rounding import format_bound
+from scorekit.format._rounding import format_bound
 from scorekit.report._prices import estimate_cost
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 

@@ -57,7 +57,7 @@ def write_text(path: str | os.PathLike[str], text: str, secrets: Iterable[str | 
     Raises:
         ReportError: the file cannot be written (the message names it).
     """
-    from scorekit._atomic import write_text_atomic
+    from scorekit.files._atomic import write_text_atomic
 
     target = Path(path)
     try:

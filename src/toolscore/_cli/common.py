@@ -30,7 +30,7 @@ class CommandError(Exception):
 
 def add_format_option(parser: argparse.ArgumentParser, what: str = "trace file format") -> None:
     """``-f/--format``: the trace formats :func:`toolscore.core.load_trace` reads."""
-    from toolscore._engine.trace_files import TRACE_FORMATS
+    from toolscore._engine.read.trace_files import TRACE_FORMATS
 
     parser.add_argument(
         "--format",

@@ -14,7 +14,6 @@ Exit codes: 0 scored; 1 the mean score is below ``--min-mean``; 2 bad input; 130
 from __future__ import annotations
 
 import argparse
-import contextlib
 from typing import IO, Any
 
 __all__ = ["register", "run"]
@@ -36,7 +35,7 @@ def _weight(text: str) -> tuple[str, float]:
 
 def register(subparsers: Any) -> None:
     """Register ``eval-dataset`` on the ``toolscore`` sub-command parsers."""
-    from scorekit.batch._cli import add_dataset_arguments
+    from scorekit.batch import add_dataset_arguments
 
     p = subparsers.add_parser(
         COMMAND,
@@ -87,24 +86,18 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     """Run ``toolscore eval-dataset``; return the exit code."""
-    from scorekit.batch._cli import dataset_options, run_dataset_command
-    from scorekit.batch._no_pandas import pandas_refused
+    from scorekit.batch import run_dataset_command
     from toolscore._dataset import evaluate_dataset
 
-    def evaluate() -> Any:
-        options = dataset_options(args)
-        # This process scores plain numbers and strings: pyarrow need not import pandas
-        # (0.45 s of CPU) to look for pandas objects. Ray needs pandas.
-        refused = pandas_refused() if options["engine"] == "local" else contextlib.nullcontext()
-        with refused:
-            return evaluate_dataset(
-                **options,
-                gold=args.gold_column,
-                trace=args.trace_column,
-                weights=dict(args.weight) or None,
-                strict=args.strict,
-                gold_file=args.gold_file,
-                gold_key=args.gold_key,
-            )
+    def evaluate(options: dict[str, Any]) -> Any:
+        return evaluate_dataset(
+            **options,
+            gold=args.gold_column,
+            trace=args.trace_column,
+            weights=dict(args.weight) or None,
+            strict=args.strict,
+            gold_file=args.gold_file,
+            gold_key=args.gold_key,
+        )
 
-    return run_dataset_command(args, evaluate, prog="toolscore", out=out)
+    return run_dataset_command(args, evaluate, prog="toolscore", out=out, refuse_pandas=True)

@@ -1,20 +1,18 @@
-"""``toolscore eval`` and ``toolscore compare``: score traces against a gold file.
+"""``toolscore eval``: score a trace against a gold file (``compare`` reuses its options).
 
-Both keep our exit codes (0 the score meets ``--min-score``, 1 it does not, 2 bad input) and
-take Toolscore 1.10's options beside ours: ``--weight NAME=VALUE``, ``--forbidden FILE``,
-``--fail-on-violations``, ``--no-side-effects``, ``--save-baseline PATH``, ``-v`` (eval);
-``-n/--names`` (compare).
+Both it and ``toolscore compare`` keep our exit codes (0 the score meets ``--min-score``, 1 it
+does not, 2 bad input) and take Toolscore 1.10's options beside ours: ``--weight NAME=VALUE``,
+``--forbidden FILE``, ``--fail-on-violations``, ``--no-side-effects``, ``--save-baseline PATH``,
+``-v`` (eval); ``-n/--names`` (compare).
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from scorekit._arg_types import unit_interval
-from scorekit._rounding import format_bound, format_score
-from scorekit._text_table import fitted_lines
+from scorekit.cli import unit_interval
+from scorekit.format import format_bound, format_score
 from toolscore._cli.common import (
     EXIT_BELOW,
     EXIT_OK,
@@ -24,11 +22,20 @@ from toolscore._cli.common import (
 
 if TYPE_CHECKING:
     from scorekit.report import ToolScoreRow
-    from toolscore._engine.result import EvaluationResult
+    from toolscore._engine.score.result import EvaluationResult
 
-__all__ = ["register"]
+__all__ = [
+    "COLUMNS",
+    "add_scoring_options",
+    "register",
+    "report_format",
+    "row",
+    "score",
+    "settings",
+    "write_report",
+]
 
-_COLUMNS = (
+COLUMNS = (
     ("tool_f1", "tool_f1"),
     ("argument_f1", "arg_f1"),
     ("sequence_accuracy", "sequence"),
@@ -49,7 +56,7 @@ def _weight(text: str) -> tuple[str, float]:
     return name.strip(), value
 
 
-def _add_scoring_options(p: argparse.ArgumentParser) -> None:
+def add_scoring_options(p: argparse.ArgumentParser) -> None:
     add_format_option(p)
     p.add_argument(
         "--strict", action="store_true", help="compare argument values by exact type and value"
@@ -101,7 +108,7 @@ def _add_scoring_options(p: argparse.ArgumentParser) -> None:
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
-    """Add ``eval`` and ``compare`` to the ``toolscore`` command."""
+    """Add ``eval`` to the ``toolscore`` command."""
     ev = sub.add_parser(
         "eval",
         help="score one trace; exit 1 when the score is below --min-score",
@@ -117,7 +124,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         default=0.9,
         help="passing score (default 0.9)",
     )
-    _add_scoring_options(ev)
+    add_scoring_options(ev)
     ev.add_argument(
         "-o", "--output", metavar="PATH", help="write a report here (format from the suffix)"
     )
@@ -140,40 +147,8 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     )
     ev.set_defaults(run=_cmd_eval)
 
-    cmp = sub.add_parser(
-        "compare",
-        help="rank several traces (models, prompts) against one gold file",
-        description="Score several traces against one gold file and rank them, best first.",
-    )
-    cmp.add_argument("gold", help="JSON list of expected calls")
-    cmp.add_argument("traces", nargs="+", metavar="trace", help="trace files to rank")
-    cmp.add_argument(
-        "--names",
-        "-n",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="a name per trace, in order (repeat: -n gpt-4o -n claude); default: the file names",
-    )
-    cmp.add_argument(
-        "--min-score",
-        type=unit_interval,
-        default=None,
-        help="exit 1 if any trace scores below it",
-    )
-    _add_scoring_options(cmp)
-    cmp.add_argument(
-        "-o",
-        "--output",
-        metavar="PATH",
-        help="write the comparison here: .json gives Toolscore's comparison document, "
-        ".md/.html (or --report) a report",
-    )
-    cmp.add_argument("--verbose", "-v", action="store_true", help="also print every result")
-    cmp.set_defaults(run=_cmd_compare)
 
-
-def _report_format(args: argparse.Namespace) -> str | None:
+def report_format(args: argparse.Namespace) -> str | None:
     from scorekit.report import report_format
 
     try:
@@ -182,12 +157,12 @@ def _report_format(args: argparse.Namespace) -> str | None:
         raise CommandError(str(exc)) from None
 
 
-def _settings(
+def settings(
     args: argparse.Namespace,
 ) -> tuple[list[dict[str, Any]] | None, dict[str, float] | None]:
     """The forbidden rules and weights, checked once before any trace is read."""
-    from toolscore._engine.trace_files import TraceFileError
-    from toolscore._engine.weights import resolve_weights
+    from toolscore._engine.read.trace_files import TraceFileError
+    from toolscore._engine.score.weights import resolve_weights
     from toolscore.metrics.policy import load_forbidden_rules
 
     weights = dict(args.weights) or None
@@ -205,15 +180,15 @@ def _settings(
         raise CommandError(f"--forbidden {' '.join(str(exc).split())}") from None
 
 
-def _score(
+def score(
     args: argparse.Namespace,
     trace: str,
     rules: list[dict[str, Any]] | None,
     weights: dict[str, float] | None,
 ) -> EvaluationResult:
     from scorekit.judges import JudgeError
-    from toolscore._engine.trace import evaluate_trace
-    from toolscore._engine.trace_files import TraceFileError
+    from toolscore._engine.check.evaluate_trace import evaluate_trace
+    from toolscore._engine.read.trace_files import TraceFileError
 
     try:
         return evaluate_trace(
@@ -267,8 +242,8 @@ def _judge_lines(result: EvaluationResult) -> list[str]:
     return lines
 
 
-def _row(result: EvaluationResult, trace: str, threshold: float | None, cmd: str) -> ToolScoreRow:
-    from toolscore._engine.assertions import score_row
+def row(result: EvaluationResult, trace: str, threshold: float | None, cmd: str) -> ToolScoreRow:
+    from toolscore._engine.check.failure import score_row
 
     return score_row(
         result,
@@ -280,7 +255,7 @@ def _row(result: EvaluationResult, trace: str, threshold: float | None, cmd: str
     )
 
 
-def _write_report(rows: list[ToolScoreRow], path: str, fmt: str, out: TextIO) -> None:
+def write_report(rows: list[ToolScoreRow], path: str, fmt: str, out: TextIO) -> None:
     from scorekit.report import ReportError, write_report
 
     try:
@@ -291,7 +266,7 @@ def _write_report(rows: list[ToolScoreRow], path: str, fmt: str, out: TextIO) ->
 
 
 def _scores_line(result: EvaluationResult) -> str:
-    return "  ".join(f"{label} {format_score(getattr(result, name))}" for name, label in _COLUMNS)
+    return "  ".join(f"{label} {format_score(getattr(result, name))}" for name, label in COLUMNS)
 
 
 def _violations(result: EvaluationResult) -> int:
@@ -301,7 +276,7 @@ def _violations(result: EvaluationResult) -> int:
 
 def _check_lines(result: EvaluationResult) -> list[str]:
     """Forbidden calls, credentials, side effects and schemas, one line each when present."""
-    from toolscore._engine.render import format_call
+    from toolscore._engine.score.render import format_call
 
     m = result.metrics
     lines = []
@@ -350,11 +325,11 @@ def _fix_lines(result: EvaluationResult) -> list[str]:
 
 
 def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore._engine.render import render_result
+    from toolscore._engine.score.render import render_result
 
-    fmt = _report_format(args)
-    rules, weights = _settings(args)
-    result = _score(args, args.trace, rules, weights)
+    fmt = report_format(args)
+    rules, weights = settings(args)
+    result = score(args, args.trace, rules, weights)
     passed = result.score >= args.min_score
     out.write(render_result(result, min_score=args.min_score).rstrip() + "\n\n")
     checks = _check_lines(result) + _judge_lines(result)
@@ -374,9 +349,9 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     reports = [(args.output, fmt)] if fmt else []
     reports += [(path, kind) for kind, path in _extra_reports(args) if path]
     if reports:
-        rows = [_row(result, args.trace, args.min_score, "eval")]
+        rows = [row(result, args.trace, args.min_score, "eval")]
         for path, kind in reports:
-            _write_report(rows, path, kind, out)
+            write_report(rows, path, kind, out)
     if args.save_baseline:
         from toolscore.baseline import save_baseline
 
@@ -389,55 +364,3 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         )
         return EXIT_BELOW
     return EXIT_OK if passed else EXIT_BELOW
-
-
-def _cmd_compare(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore._engine.render import render_result
-
-    if args.names and len(args.names) != len(args.traces):
-        raise CommandError(
-            f"{len(args.names)} name(s) for {len(args.traces)} trace file(s); give one "
-            "-n NAME per trace, in the same order"
-        )
-    names = args.names or list(args.traces)
-    comparison_json = args.output and not args.report and Path(args.output).suffix == ".json"
-    fmt = None if comparison_json else _report_format(args)
-    rules, weights = _settings(args)
-    scored = [
-        (name, trace, _score(args, trace, rules, weights))
-        for name, trace in zip(names, args.traces, strict=True)
-    ]
-    ranked = sorted(scored, key=lambda item: (-item[2].score, item[0]))
-    header = ["rank", "trace", "score", "grade", *(label for _, label in _COLUMNS)]
-    header += ["missing", "extra"]
-    table = [header]
-    for rank, (name, _, r) in enumerate(ranked, 1):
-        table.append(
-            [str(rank), name, format_score(r.score, args.min_score), r.grade]
-            + [format_score(getattr(r, attr)) for attr, _ in _COLUMNS]
-            + [str(len(r.missing_calls)), str(len(r.extra_calls))]
-        )
-    out.write(fitted_lines(table, out, lead=2))
-    if args.verbose:
-        for name, _, r in ranked:
-            out.write(f"\n{name}:\n{render_result(r, min_score=args.min_score).rstrip()}\n")
-    below = [n for n, _, r in ranked if args.min_score is not None and r.score < args.min_score]
-    if args.min_score is not None:
-        if below:
-            out.write(
-                f"FAIL: {len(below)} of {len(ranked)} below min {format_bound(args.min_score)}\n"
-            )
-        else:
-            out.write(f"PASS: all {len(ranked)} traces >= min {format_bound(args.min_score)}\n")
-    if comparison_json:
-        from toolscore.comparison import compare_models, save_comparison_report
-
-        # Toolscore names models by file stem when no -n is given (paths if stems repeat).
-        stems = [Path(t).stem for t in args.traces]
-        keys = args.names or (stems if len(set(stems)) == len(stems) else list(args.traces))
-        document = compare_models({k: r for k, (_, _, r) in zip(keys, scored, strict=True)})
-        out.write(f"Comparison written to {save_comparison_report(document, args.output)}\n")
-    elif fmt:
-        rows = [_row(r, trace, args.min_score, "compare") for _, trace, r in ranked]
-        _write_report(rows, args.output, fmt, out)
-    return EXIT_BELOW if below else EXIT_OK

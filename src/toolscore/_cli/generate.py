@@ -6,7 +6,7 @@ import argparse
 from collections import Counter
 from typing import Any, TextIO
 
-from scorekit._arg_types import whole_number
+from scorekit.cli import whole_number
 from toolscore._cli.common import EXIT_OK, CommandError
 
 __all__ = ["register"]
@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore._engine.render import format_call
+    from toolscore._engine.score.render import format_call
     from toolscore.generators.synthetic import generate_from_openai_schema, save_gold_standard
 
     try:

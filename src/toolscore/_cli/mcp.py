@@ -2,7 +2,8 @@
 
 The server is named by its command (``-- python server.py``, or one quoted string), by a
 Streamable HTTP URL (``http://127.0.0.1:8000/mcp``), or by ``--config FILE [--server NAME]``
-(a Claude-Desktop-style ``mcpServers`` file).
+(a Claude-Desktop-style ``mcpServers`` file): :mod:`toolscore._cli.mcp_server` reads that and
+starts it; :mod:`toolscore._cli.mcp_output` shows the scorecard and writes its reports.
 
 Exit codes: 0 fine; 1 the grade is below ``--min-grade`` (``test``), a lint error (``lint``),
 a blocking problem with ``--ci``; 2 bad input or a server that cannot be started or reached,
@@ -13,26 +14,35 @@ everything it started are stopped.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import json
-import os
-import shlex
 import sys
-from collections.abc import Callable, Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from collections.abc import Callable
+from typing import Any, TextIO
 
-from scorekit._arg_types import whole_number
+from scorekit.cli import whole_number
 from toolscore._cli.common import CommandError
-
-if TYPE_CHECKING:
-    from toolscore.mcp.client import MCPClient, MCPToolDef
-    from toolscore.mcp.scorecard import MCPScorecard
+from toolscore._cli.mcp_output import (
+    REPORT_FORMATS,
+    ci_summary,
+    report_format,
+    show,
+    write_report,
+)
+from toolscore._cli.mcp_server import (
+    add_server,
+    bad_input,
+    list_server_tools,
+    positive,
+    server_spec,
+    start_client,
+    stopping,
+)
 
 __all__ = ["register"]
 
-_REPORT_FORMATS = ("json", "md")
+_show = show  # the name tests and older callers import
+
 EXIT_INTERRUPTED = 130
 
 _STOPPED = "; every process it started was stopped"
@@ -64,44 +74,6 @@ def _grade(text: str) -> str:
     return value
 
 
-def _positive(kind: type[Any]) -> Any:
-    def parse(text: str) -> Any:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be greater than 0, got {text}")
-        return value
-
-    return parse
-
-
-def _add_server(p: argparse.ArgumentParser, *, timeout: bool = True) -> None:
-    p.add_argument(
-        "target",
-        nargs="*",
-        help="the server: its command (after --, or one quoted string) or an http(s) URL",
-    )
-    p.add_argument("--config", metavar="FILE", help="Claude-Desktop-style mcpServers file")
-    p.add_argument("--server", metavar="NAME", help="which server of --config")
-    p.add_argument(
-        "--header",
-        action="append",
-        default=[],
-        metavar="NAME:VALUE",
-        help="HTTP header for a URL server (repeatable), e.g. 'Authorization: Bearer ...'",
-    )
-    if timeout:
-        p.add_argument(
-            "--timeout",
-            type=_positive(float),
-            default=30.0,
-            metavar="SECONDS",
-            help="seconds each request may take (default 30)",
-        )
-
-
 def register(sub: Any) -> None:
     """Add ``mcp`` (with ``list``, ``record``, ``lint``, ``test``) and ``demo`` to the
     ``toolscore`` command's subparsers."""
@@ -113,13 +85,13 @@ def register(sub: Any) -> None:
     )
     mcp_sub = mcp.add_subparsers(dest="mcp_command", required=True, parser_class=type(mcp))
     p = mcp_sub.add_parser("list", help="list the server's tools with their token cost")
-    _add_server(p)
+    add_server(p)
     p.add_argument("--json", action="store_true", help="print the tools as JSON")
     p.set_defaults(run=_interruptible("toolscore mcp", _cmd_list, _STOPPED))
     p = mcp_sub.add_parser(
         "lint", help="lint the tool definitions; exit 1 on an error-severity issue"
     )
-    _add_server(p)
+    add_server(p)
     p.add_argument("--json", action="store_true", help="print the issues as JSON")
     p.set_defaults(run=_interruptible("toolscore mcp", _cmd_lint, _STOPPED))
     p = mcp_sub.add_parser(
@@ -128,14 +100,25 @@ def register(sub: Any) -> None:
         description="Run happy-path and edge-case scenarios generated from every tool's"
         " schema, lint the definitions, estimate their token cost and grade the server A-F.",
     )
-    _add_server(p)
+    add_server(p)
     p.add_argument(
         "--cases", type=whole_number(0), default=3, help="happy paths per tool (default 3)"
     )
     p.add_argument("--no-edge-cases", action="store_true", help="skip the edge cases")
+    p.add_argument(
+        "--probes",
+        action="store_true",
+        help="also run effect probes: write a throwaway value, read it back through the"
+        " server's own tools, clean up (adds 'effect' to the scorecard)",
+    )
+    p.add_argument(
+        "--probes-file",
+        metavar="FILE",
+        help="JSON probes for write/read pairs the tool names do not show (implies --probes)",
+    )
     p.add_argument("--seed", type=int, default=0, help="scenario seed (default 0)")
     p.add_argument(
-        "--concurrency", type=_positive(int), default=4, help="calls in flight (default 4)"
+        "--concurrency", type=positive(int), default=4, help="calls in flight (default 4)"
     )
     p.add_argument(
         "--max-restarts",
@@ -150,7 +133,7 @@ def register(sub: Any) -> None:
         type=_grade,
         help="exit 1 when the grade is below this one (A-F)",
     )
-    p.add_argument("--report", choices=_REPORT_FORMATS, help="also write a report (with -o)")
+    p.add_argument("--report", choices=REPORT_FORMATS, help="also write a report (with -o)")
     p.add_argument("-o", "--output", metavar="PATH", help="where to write the report")
     p.add_argument("--json", action="store_true", help="print the JSON scorecard to stdout")
     p.add_argument(
@@ -167,7 +150,7 @@ def register(sub: Any) -> None:
         " message unchanged and appends each tools/call with its result to OUTPUT (JSON"
         " Lines). Score it with: toolscore eval gold.json OUTPUT",
     )
-    _add_server(p, timeout=False)
+    add_server(p, timeout=False)
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="the trace file")
     p.set_defaults(run=_interruptible("toolscore mcp record", _cmd_record))
     demo = sub.add_parser(
@@ -176,104 +159,22 @@ def register(sub: Any) -> None:
         description="Start the small sample MCP server that ships with toolscore (it has a"
         " few deliberate flaws) and print its scorecard.",
     )
+    demo.add_argument(
+        "--truth",
+        action="store_true",
+        help="show effect probes on a tool that reports success and changes nothing, and"
+        " honesty checks on a recorded agent run whose answer lies",
+    )
     demo.set_defaults(run=_interruptible("toolscore demo", _cmd_demo, _STOPPED))
-
-
-# -- the server ---------------------------------------------------------------------------
-
-
-def _headers(args: argparse.Namespace) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for item in args.header:
-        name, sep, value = item.partition(":")
-        if not sep or not name.strip():
-            raise CommandError(f"--header {item!r}: write NAME:VALUE")
-        out[name.strip()] = value.strip()
-    return out
-
-
-def _spec(args: argparse.Namespace) -> tuple[list[str], dict[str, str], str | None, str | None]:
-    """(command, env, cwd, url) from the arguments."""
-    from toolscore.mcp.config import load_mcp_config
-
-    if args.config:
-        if args.target:
-            raise CommandError("give the server either as a command/URL or with --config")
-        try:
-            spec = load_mcp_config(args.config, args.server)
-        except (OSError, ValueError) as exc:
-            raise CommandError(str(exc)) from None
-        return spec.command, spec.env, spec.cwd, spec.url
-    if args.server:
-        raise CommandError("--server picks an entry of --config FILE; give --config too")
-    target = list(args.target)
-    if not target:
-        raise CommandError(
-            "name the server: a command after -- (toolscore mcp test -- python server.py),"
-            " an http(s) URL, or --config FILE"
-        )
-    if len(target) == 1 and target[0].startswith(("http://", "https://")):
-        return [], {}, None, target[0]
-    if len(target) == 1 and " " in target[0].strip():
-        target = shlex.split(target[0])
-    return target, {}, None, None
-
-
-def _client(args: argparse.Namespace) -> MCPClient:
-    from toolscore.mcp.client import MCPError, MCPHttpClient, MCPStdioClient
-
-    command, env, cwd, url = _spec(args)
-    headers = {**_headers(args)}
-    try:
-        if url is not None:
-            client: MCPClient = MCPHttpClient(url, headers, args.timeout)
-        else:
-            if headers:
-                raise CommandError("--header applies to a URL server only")
-            client = MCPStdioClient(command, env, cwd, args.timeout)
-        client.start()
-    except (MCPError, ValueError) as exc:
-        raise CommandError(" ".join(str(exc).split("\n")[:1]) + _tail(exc)) from None
-    return client
-
-
-@contextlib.contextmanager
-def _stopping(client: MCPClient) -> Iterator[MCPClient]:
-    """Close ``client`` on the way out: on a Ctrl-C, its server is stopped without a grace
-    period for its stdin."""
-    try:
-        yield client
-    except BaseException as exc:
-        client.__exit__(type(exc), exc, exc.__traceback__)
-        raise
-    client.close()
-
-
-def _tail(exc: Exception) -> str:
-    text = str(exc)
-    if "\n" not in text:
-        return ""
-    return "\n" + "\n".join("    " + line for line in text.split("\n")[1:])
 
 
 # -- commands -----------------------------------------------------------------------------
 
 
-def _tools(args: argparse.Namespace) -> tuple[MCPClient, list[MCPToolDef]]:
-    """The server's tools, with the (closed) client that read them."""
-    from toolscore.mcp.client import MCPError
-
-    with _stopping(_client(args)) as client:
-        try:
-            return client, client.list_tools()
-        except MCPError as exc:
-            raise CommandError(str(exc).split("\n")[0] + _tail(exc)) from None
-
-
 def _cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore.mcp._tokens import tool_definition_tokens
 
-    client, tools = _tools(args)
+    client, tools = list_server_tools(args)
     if args.json:
         rows = [{**t.to_dict(), "tokens": tool_definition_tokens(t)} for t in tools]
         out.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
@@ -295,7 +196,7 @@ def _cmd_list(args: argparse.Namespace, out: TextIO) -> int:
 def _cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore.mcp.lint_rules import lint_tools
 
-    client, tools = _tools(args)
+    client, tools = list_server_tools(args)
     issues = lint_tools(tools, client.server_instructions)
     errors = sum(1 for i in issues if i.severity == "error")
     if args.json:
@@ -308,58 +209,13 @@ def _cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
     return 1 if errors else 0
 
 
-def _report_format(args: argparse.Namespace) -> str | None:
-    from scorekit.report import report_format
-
-    try:
-        return report_format(args.report, args.output or None, _REPORT_FORMATS)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from None
-
-
-def _write_report(
-    card: MCPScorecard, fmt: str | None, args: argparse.Namespace, out: TextIO
-) -> None:
-    from toolscore.mcp.scorecard import scorecard_to_json, scorecard_to_markdown
-
-    if not fmt:
-        return
-    text = (
-        json.dumps(scorecard_to_json(card), indent=2, ensure_ascii=False) + "\n"
-        if fmt == "json"
-        else scorecard_to_markdown(card)
-    )
-    try:
-        Path(args.output).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CommandError(f"-o {args.output}: cannot write ({exc.strerror or exc})") from None
-    out.write(f"{fmt} report written to {args.output}\n")
-
-
-def _blocking(card: MCPScorecard) -> list[str]:
-    from toolscore.mcp.scorecard import build_fix_list
-
-    return [f"{f.tool}: {f.problem}" for f in build_fix_list(card) if f.priority <= 2]
-
-
-def _show(card: MCPScorecard, args: argparse.Namespace, out: TextIO) -> None:
-    from toolscore.mcp.scorecard import print_scorecard, scorecard_to_json
-
-    if getattr(args, "json", False):
-        out.write(json.dumps(scorecard_to_json(card), indent=2, ensure_ascii=False) + "\n")
-        return
-    from scorekit._command_output import output_console
-
-    # Off a terminal nothing wraps (a CI log keeps each "Fix first" item on one line); on one,
-    # rich fits its width.
-    print_scorecard(card, output_console(out, highlight=False))
-
-
 def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore.mcp.scorecard import grade_meets, score_server, scorecard_to_markdown
+    from toolscore.mcp.scorecard import grade_meets, score_server
 
-    fmt = _report_format(args)  # before the server runs: a bad -o must not cost a whole run
-    with _stopping(_client(args)) as client:
+    fmt = report_format(args)  # before the server runs: a bad -o must not cost a whole run
+    from toolscore.mcp._probe_file import ProbesFileError
+
+    with stopping(start_client(args)) as client, bad_input(ProbesFileError):
         card = score_server(
             client,
             cases_per_tool=args.cases,
@@ -367,31 +223,26 @@ def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
             seed=args.seed,
             concurrency=args.concurrency,
             max_restarts=args.max_restarts,
+            probes=args.probes,
+            probes_file=args.probes_file,
         )
-    _show(card, args, out)
-    _write_report(card, fmt, args, out)
+    show(card, args, out)
+    write_report(card, fmt, args, out)
     code = 0
     if args.min_grade and not grade_meets(card.grade, args.min_grade):
         sys.stderr.write(
             f"toolscore mcp: grade {card.grade} is below --min-grade {args.min_grade}\n"
         )
         code = 1
-    if args.ci:
-        summary = os.environ.get("GITHUB_STEP_SUMMARY")
-        if summary:
-            with open(summary, "a", encoding="utf-8") as handle:
-                handle.write(scorecard_to_markdown(card) + "\n")
-        blocking = _blocking(card)
-        if blocking:
-            sys.stderr.write(f"toolscore mcp: {len(blocking)} blocking problem(s) (--ci)\n")
-            code = 1
+    if args.ci and ci_summary(card):
+        code = 1
     return code
 
 
 def _cmd_record(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore.mcp.recorder import MCPRecorder
 
-    command, env, cwd, url = _spec(args)
+    command, env, cwd, url = server_spec(args)
     if url is not None:
         raise CommandError("record relays a stdio server: give its command, not a URL")
     recorder = MCPRecorder(command, args.output, env, cwd)
@@ -406,6 +257,10 @@ def _cmd_record(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
+    if args.truth:
+        from toolscore._cli.demo_truth import run_truth_demo
+
+        return run_truth_demo(out)
     from toolscore.mcp.client import MCPError, MCPStdioClient
     from toolscore.mcp.scorecard import score_server
 
@@ -415,7 +270,7 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
             card = score_server(client)
     except MCPError as exc:
         raise CommandError(str(exc).split("\n")[0]) from None
-    _show(card, args, out)
+    show(card, args, out)
     out.write(
         "\nThis was the bundled sample server. Grade yours with:"
         " toolscore mcp test -- <your server command>\n"

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any, TextIO
 
-from scorekit._arg_types import unit_interval
+from scorekit.cli import unit_interval
 from toolscore._cli.common import (
     EXIT_BELOW,
     EXIT_OK,
@@ -46,9 +46,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    from scorekit._atomic import write_text_atomic
-    from toolscore._engine.render import render_result
-    from toolscore._engine.trace import evaluate_trace
+    from scorekit.files import write_text_atomic
+    from toolscore._engine.check.evaluate_trace import evaluate_trace
+    from toolscore._engine.score.render import render_result
     from toolscore.baseline import compare_to_baseline, load_baseline, render_comparison
 
     try:

@@ -150,10 +150,10 @@ def _record(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _record_trace(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore._engine.evaluate import evaluate
-    from toolscore._engine.snapshot_drift import carry_over
-    from toolscore._engine.snapshot_files import shown_path
-    from toolscore._engine.trace import load_trace
+    from toolscore._engine.check.evaluate_trace import load_trace
+    from toolscore._engine.score.evaluate import evaluate
+    from toolscore._engine.snapshots.drift import carry_over
+    from toolscore._engine.snapshots.files import shown_path
     from toolscore.snapshots import Snapshot
 
     if not args.name:
@@ -199,7 +199,7 @@ def _status(store: SnapshotStore, snapshot: Snapshot) -> str:
 
 
 def _table(rows: list[list[str]], right: set[int], out: TextIO) -> None:
-    from scorekit._text_table import fitted_lines
+    from scorekit.format import fitted_lines
 
     # The name first: on a narrow terminal it gets a line of its own, never cut.
     out.write(fitted_lines(rows, out, right))
@@ -262,8 +262,8 @@ def _list(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _show(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore._engine.snapshot_drift import calls_diff, encode_calls
-    from toolscore._engine.snapshot_files import dumps_canonical, shown_path
+    from toolscore._engine.snapshots.drift import calls_diff, encode_calls
+    from toolscore._engine.snapshots.files import dumps_canonical, shown_path
 
     store = snapshot_store(args)
     name = _find(store, args.name)

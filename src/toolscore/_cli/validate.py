@@ -26,9 +26,9 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore._engine.compare import contains_matcher
-    from toolscore._engine.render import format_call
-    from toolscore._engine.trace import load_gold, load_trace
+    from toolscore._engine.check.evaluate_trace import load_gold, load_trace
+    from toolscore._engine.compare.rule import contains_matcher
+    from toolscore._engine.score.render import format_call
 
     if args.gold:
         calls = load_gold(args.trace_file)

@@ -6,7 +6,7 @@ Example:
     {'tool': 'search', 'args': {'q': 'x'}}
 """
 
-from toolscore._engine.tool_call import (
+from toolscore._engine.read.tool_call import (
     BaseAdapter,
     ToolCall,
     failed_call,

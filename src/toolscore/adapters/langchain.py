@@ -5,7 +5,7 @@ LangChain / LangGraph message lists and states, and AgentAction dicts.
 
 from __future__ import annotations
 
-from toolscore._engine.format_adapter import FormatAdapter
+from toolscore._engine.read.formats import FormatAdapter
 
 __all__ = ["LangChainAdapter"]
 

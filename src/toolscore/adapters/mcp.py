@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolscore._engine.format_adapter import FormatAdapter
+from toolscore._engine.read.formats import FormatAdapter
 
 __all__ = ["MCPAdapter"]
 

@@ -5,7 +5,7 @@ OpenAI Chat Completions and Responses API responses, or message lists.
 
 from __future__ import annotations
 
-from toolscore._engine.format_adapter import FormatAdapter
+from toolscore._engine.read.formats import FormatAdapter
 
 __all__ = ["OpenAIAdapter"]
 

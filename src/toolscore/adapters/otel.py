@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolscore._engine.format_adapter import FormatAdapter
-from toolscore._engine.otel import is_tool_span, looks_like_otel, otel_calls
+from toolscore._engine.read.formats import FormatAdapter
+from toolscore._engine.read.otel import is_tool_span, looks_like_otel, otel_calls
 
 __all__ = ["OTelAdapter", "is_tool_span", "looks_like_otel", "tool_calls_from_otel"]
 

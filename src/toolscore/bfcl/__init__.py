@@ -26,14 +26,14 @@ Example:
     (False, 'type_error:simple')
 """
 
+from toolscore._engine.bfcl.matchers import BFCLDict, BFCLString
+from toolscore._engine.bfcl.values import SchemaError, normalise
 from toolscore.bfcl._data import BFCLCase, BFCLDataError, category_of, load
 from toolscore.bfcl._expected import to_expected
-from toolscore.bfcl._matchers import BFCLDict, BFCLString
 from toolscore.bfcl._message import render_failure
 from toolscore.bfcl._output import DecodeFailure, to_calls
 from toolscore.bfcl._pytest import BFCLAssertionError, assert_bfcl, parametrize
 from toolscore.bfcl._score import BFCLResult, BFCLScore, read_outputs, score
-from toolscore.bfcl._values import SchemaError, normalise
 from toolscore.bfcl._verdict import BFCLVerdict, check
 
 __all__ = [

@@ -155,7 +155,7 @@ def _selected(categories: str | Sequence[str] | None) -> set[str] | None:
     return out
 
 
-def load(
+def load(  # noqa: C901 (one loader for every BFCL file layout, each with its error)
     questions_path: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     answers_path: str | os.PathLike[str] | Iterable[str | os.PathLike[str]] | None = None,
     *,

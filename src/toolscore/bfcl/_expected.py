@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from toolscore._engine.bfcl.matchers import BFCLDict, BFCLString
+from toolscore._engine.bfcl.rules import call_name
+from toolscore._engine.bfcl.values import first_answer_type, python_type
 from toolscore.bfcl._inputs import read_answer, read_schemas, schema_named
-from toolscore.bfcl._matchers import BFCLDict, BFCLString
-from toolscore.bfcl._rules import call_name
-from toolscore.bfcl._values import first_answer_type, python_type
 from toolscore.matchers import OneOf
 
 __all__ = ["to_expected"]

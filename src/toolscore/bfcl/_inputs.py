@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolscore.bfcl._values import SchemaError, show
+from toolscore._engine.bfcl.values import SchemaError, show
 
 __all__ = ["read_answer", "read_schemas", "schema_named"]
 

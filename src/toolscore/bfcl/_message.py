@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolscore.bfcl._values import describe_answer, describe_call
+from toolscore._engine.bfcl.values import describe_answer, describe_call
 from toolscore.bfcl._verdict import BFCLVerdict
 
 __all__ = ["HINTS", "render_failure"]

@@ -23,9 +23,9 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
+from toolscore._engine.bfcl.values import show
 from toolscore.adapters.base import ToolCall
 from toolscore.bfcl._python_calls import PythonCallsError, read_python_calls
-from toolscore.bfcl._values import show
 
 __all__ = ["DecodeFailure", "is_call_format", "not_calls_message", "read_output", "to_calls"]
 

@@ -16,7 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolscore._engine.details import jsonable
+from toolscore._engine.bfcl.rules import Finding, call_name, check_call
+from toolscore._engine.bfcl.values import describe_answer, describe_call
+from toolscore._engine.score.details import jsonable
 from toolscore.bfcl._inputs import read_answer, read_schemas, schema_named
 from toolscore.bfcl._output import (
     WRONG_FORMAT,
@@ -25,8 +27,6 @@ from toolscore.bfcl._output import (
     not_calls_message,
     read_output,
 )
-from toolscore.bfcl._rules import Finding, call_name, check_call
-from toolscore.bfcl._values import describe_answer, describe_call
 
 __all__ = ["BFCLVerdict", "check", "checker_for"]
 

@@ -8,7 +8,7 @@ with varied values. Every generated argument satisfies its schema (types, enums,
 ``multipleOf``, lengths, formats; local ``$ref``, ``allOf`` and ``anyOf`` are followed), except
 where a ``pattern`` has no example to copy. Values come from a seeded random source, so the
 same schema and seed give the same file. The values come from the generator the MCP
-scorecard's scenarios use (:mod:`toolscore._engine.schema_values`); none points at the
+scorecard's scenarios use (:mod:`toolscore._engine.generate.schema_values`); none points at the
 network (URIs are ``data:`` URIs, hosts are loopback).
 
 Example:
@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from toolscore._engine.schema_values import SchemaValues, json_types
+from toolscore._engine.generate.schema_values import SchemaValues, json_types
 
 __all__ = [
     "VARIATIONS",

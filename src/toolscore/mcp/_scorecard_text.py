@@ -2,17 +2,47 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from scorekit._rounding import format_percent, format_score
+from scorekit.format import format_percent, format_score
 
-if TYPE_CHECKING:
-    from toolscore.mcp.scorecard import MCPScorecard
+# The card is ``toolscore.mcp.scorecard.MCPScorecard``, which calls into this module: naming
+# its class here (even for type checkers only) would close an import circle.
+MCPScorecard = Any
 
-__all__ = ["markdown", "print_card"]
+__all__ = ["components", "markdown", "print_card"]
 
 _SHOWN_FIXES = 8
 _GRADE_STYLE = {"A": "green", "B": "green", "C": "yellow", "D": "red", "F": "red"}
+
+
+def components(card: MCPScorecard) -> str:
+    """``happy 80% | edge 100% | lint 91% | effect 0%`` (effect once probes ran)."""
+    parts = [
+        f"happy {format_percent(card.happy_pass_rate)}",
+        f"edge {format_percent(card.edge_resilience_rate)}",
+        f"lint {format_percent(card.lint_score)}",
+    ]
+    if card.effect_rate is not None:
+        parts.append(f"effect {format_percent(card.effect_rate)}")
+    return " | ".join(parts)
+
+
+def _probe_line(card: MCPScorecard) -> str:
+    probes = card.probes or []
+    ran = [p for p in probes if p.held is not None]
+    if not probes:
+        return (
+            "Effect probes: no write tool could be paired with a read tool (declare pairs"
+            " with --probes-file)."
+        )
+    line = f"Effect probes: {sum(bool(p.held) for p in ran)}/{len(ran)} held" + (
+        f" ({format_percent(card.effect_rate)})" if ran else ""
+    )
+    skipped = len(probes) - len(ran)
+    if skipped:
+        line += f"; {skipped} not run (the write failed)"
+    return line + "."
 
 
 def _summary_lines(card: MCPScorecard) -> list[str]:
@@ -35,6 +65,8 @@ def _summary_lines(card: MCPScorecard) -> list[str]:
             else ", on every request."
         ),
     ]
+    if card.probes is not None:
+        lines.append(_probe_line(card))
     skipped = [r for r in card.results if r.outcome == "skipped" and r.scenario.kind == "skipped"]
     if skipped:
         names = ", ".join(sorted({r.scenario.tool for r in skipped}))
@@ -44,13 +76,11 @@ def _summary_lines(card: MCPScorecard) -> list[str]:
     return lines
 
 
-def print_card(card: MCPScorecard, console: Any = None) -> None:
+def print_card(card: MCPScorecard, fixes: list[Any], console: Any = None) -> None:
     from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
-
-    from toolscore.mcp.scorecard import build_fix_list
 
     console = console or Console()
     style = _GRADE_STYLE.get(card.grade, "white")
@@ -61,6 +91,7 @@ def print_card(card: MCPScorecard, console: Any = None) -> None:
     head.append(
         f"  score {format_score(card.score)}  ({card.transport}, protocol {card.protocol_version})"
     )
+    head.append(f"\n{components(card)}")
     console.print(Panel(head, expand=False, border_style=style))
     cells = [
         [
@@ -86,7 +117,6 @@ def print_card(card: MCPScorecard, console: Any = None) -> None:
     console.print(table)
     for line in _summary_lines(card):
         console.print(line, highlight=False)
-    fixes = build_fix_list(card)
     if not fixes:
         console.print("No issues found.", style="green")
         return
@@ -102,14 +132,14 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def markdown(card: MCPScorecard) -> str:
-    from toolscore.mcp.scorecard import build_fix_list
-
+def markdown(card: MCPScorecard, fixes: list[Any]) -> str:
     lines = [
         f"# MCP scorecard: {card.title}",
         "",
         f"**Grade {card.grade}** (score {format_score(card.score)}) over {card.transport},"
         f" protocol {card.protocol_version}.",
+        "",
+        f"`{components(card)}`",
         "",
     ]
     lines += [f"- {line}" for line in _summary_lines(card)]
@@ -125,7 +155,6 @@ def markdown(card: MCPScorecard) -> str:
             f" | {row['avg_latency_ms']:.1f} | {row['tokens']} | {row['lint_issues']} |"
         )
     lines += ["", "## Fix first", ""]
-    fixes = build_fix_list(card)
     if not fixes:
         lines.append("No issues found.")
     for fix in fixes:

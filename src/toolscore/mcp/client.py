@@ -17,6 +17,10 @@ start, a restart) its stdin is closed, and after a grace period the server and e
 started get SIGTERM, then SIGKILL (see :mod:`toolscore.mcp._stdio`). A Ctrl-C skips the grace
 period for stdin.
 
+Over 400 lines: one client whose methods share the connection's life (start, calls,
+restart, close on every way out); the loop thread is ``scorekit.runtime.LoopThread`` and the
+stdio process group is ``toolscore.mcp._stdio``.
+
 Example:
     >>> import sys
     >>> with MCPStdioClient([sys.executable, "-m", "toolscore.mcp.sample_server"]) as client:
@@ -36,11 +40,12 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import IO, Any, TypeVar
 
+from scorekit.runtime import LoopTask, LoopThread
 from toolscore.mcp._stdio import Spawned, StdoutNoise, stdio_transport
 from toolscore.mcp.content import content_to_text
 
@@ -171,77 +176,14 @@ def _tool_def(tool: Any) -> MCPToolDef:
     )
 
 
-class _Task:
-    """A task on a loop thread; ``finished`` completes once the task has really ended (a
-    cancelled ``run_coroutine_threadsafe`` future completes at once, before the task ran its
-    clean-up)."""
-
-    def __init__(self) -> None:
-        self.finished: concurrent.futures.Future[None] = concurrent.futures.Future()
-        self.task: asyncio.Task[None] | None = None
-
-    def settle(self, task: asyncio.Task[None]) -> None:
-        if task.cancelled():
-            self.finished.cancel()
-        elif task.exception() is not None:
-            self.finished.set_exception(task.exception())
-        else:
-            self.finished.set_result(None)
-
-
-class _LoopThread:
-    """One asyncio loop on a daemon thread: the SDK's session lives and runs there."""
-
-    def __init__(self, name: str) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_forever()
-
-    def submit(self, coro: Awaitable[T]) -> concurrent.futures.Future[T]:
-        async def wrapped() -> T:
-            return await coro
-
-        return asyncio.run_coroutine_threadsafe(wrapped(), self.loop)
-
-    def start_task(self, coro: Coroutine[Any, Any, None]) -> _Task:
-        handle = _Task()
-
-        def create() -> None:
-            handle.task = self.loop.create_task(coro)
-            handle.task.add_done_callback(handle.settle)
-
-        self.loop.call_soon_threadsafe(create)
-        return handle
-
-    def cancel(self, handle: _Task) -> None:
-        def cancel() -> None:
-            if handle.task is not None:
-                handle.task.cancel()
-
-        with contextlib.suppress(RuntimeError):  # the loop is closed: nothing runs any more
-            self.loop.call_soon_threadsafe(cancel)
-
-    def stop(self) -> None:
-        if self.loop.is_closed():
-            return
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(timeout=_CLOSE_SECONDS)
-        if not self.thread.is_alive():
-            self.loop.close()
-
-
 @dataclass
 class _Connection:
     """One live session: the loop it runs on, the SDK client, and how to end it."""
 
-    loop: _LoopThread
+    loop: LoopThread
     client: Any
     closing: asyncio.Event
-    session: _Task
+    session: LoopTask
     generation: int
     lost: list[BaseException] = field(default_factory=list)
     #: Calls in flight (cancelled when the client closes under them).
@@ -349,7 +291,7 @@ class MCPClient:
                 raise MCPError(f"{self.describe()}: the client is already started")
             self._reset_stderr()
             self._generation += 1
-            loop = _LoopThread(f"toolscore-mcp-{self._generation}")
+            loop = LoopThread(f"toolscore-mcp-{self._generation}")
             ready: concurrent.futures.Future[Any] = concurrent.futures.Future()
             closing_box: list[asyncio.Event] = []
             session = loop.start_task(self._serve(ready, closing_box))
@@ -414,7 +356,7 @@ class MCPClient:
         self.close()
         return self.start()
 
-    def _stop_loop(self, loop: _LoopThread, session: _Task) -> None:
+    def _stop_loop(self, loop: LoopThread, session: LoopTask) -> None:
         """Wait for the session to end (cancel it if it does not), then stop its loop."""
         with contextlib.suppress(Exception):
             session.finished.result(timeout=_CLOSE_SECONDS)

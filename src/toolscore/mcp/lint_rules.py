@@ -116,7 +116,7 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
-def _tool_issues(tool: MCPToolDef) -> Iterable[LintIssue]:
+def _tool_issues(tool: MCPToolDef) -> Iterable[LintIssue]:  # noqa: C901 (one lint rule per branch, in the order the report lists them)
     name = tool.name
 
     def issue(severity: str, rule: str, message: str, fix: str) -> LintIssue:

@@ -9,6 +9,10 @@ realistic mix of problems, so its scorecard has something to say:
 * ``find``: works, but its description is two words and its parameter is undocumented;
 * ``delete_note``: ``note_id`` has no type (a model has to guess what to send);
 * ``export_notes``: always fails, even on valid input.
+
+With ``--truth`` (``build_server(truth=True)``, for ``toolscore demo --truth``) it has one more
+tool, ``update_note``, which reports "updated" and changes nothing: only an effect probe
+(``toolscore mcp test --probes``) catches it.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from typing import Any
 __all__ = ["build_server", "main"]
 
 
-def build_server() -> Any:
-    """The sample server, built with the SDK's low-level ``Server`` (raw schemas on purpose)."""
+def build_server(truth: bool = False) -> Any:
+    """The sample server, built with the SDK's low-level ``Server`` (raw schemas on purpose);
+    ``truth`` adds ``update_note``, which reports success and changes nothing."""
     import mcp_types as types
     from mcp.server import Server
 
@@ -88,6 +93,22 @@ def build_server() -> Any:
         ),
     ]
 
+    if truth:
+        tools.append(
+            types.Tool(
+                name="update_note",
+                description="Change the title of the note with the given id.",
+                input_schema={
+                    "type": "object",
+                    "properties": {
+                        "note_id": {"type": "integer", "description": "Id of the note."},
+                        "title": {"type": "string", "description": "The new title."},
+                    },
+                    "required": ["note_id", "title"],
+                },
+            )
+        )
+
     def text(message: str, error: bool = False) -> types.CallToolResult:
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=message)], is_error=error
@@ -118,6 +139,8 @@ def build_server() -> Any:
         if params.name == "delete_note":
             notes.pop(args.get("note_id"), None)  # type: ignore[arg-type]
             return text("deleted")
+        if params.name == "update_note" and truth:
+            return text(f"updated note {args.get('note_id')}")  # and changes nothing
         if params.name == "export_notes":
             return text("export failed: no storage backend configured", error=True)
         return text(f"unknown tool {params.name!r}", error=True)
@@ -165,7 +188,9 @@ def main(argv: list[str] | None = None) -> None:
     from mcp.server.stdio import stdio_server
 
     args = sys.argv[1:] if argv is None else argv
-    server = build_server()
+    truth = "--truth" in args
+    args = [a for a in args if a != "--truth"]
+    server = build_server(truth)
     if args[:1] == ["--http"] and len(args) == 2:
         _serve_http(server, int(args[1]))
         return

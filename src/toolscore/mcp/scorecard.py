@@ -4,12 +4,18 @@ Score (in ``[0, 1]``, graded A to F like every toolscore score)::
 
     score = 0.6 * happy_pass_rate + 0.2 * edge_resilience_rate + 0.2 * lint_score
 
+and when effect probes ran (``probes=True``)::
+
+    score = 0.45 * happy + 0.15 * edge + 0.15 * lint + 0.25 * effect_rate
+
 * ``happy_pass_rate``: share of happy paths that returned a result that is not an error
   (1.0 when there are none);
 * ``edge_resilience_rate``: share of edge cases the server answered, with an error or not,
   instead of timing out or crashing (1.0 when there are none);
 * ``lint_score``: the mean over tools of ``1 - 0.5 * errors - 0.1 * warnings``, each at least
-  0 (an issue about a pair of tools counts for both).
+  0 (an issue about a pair of tools counts for both);
+* ``effect_rate``: share of effect probes whose change could be read back (see
+  :mod:`toolscore.mcp._probes`); probes whose write failed do not count.
 
 Example:
     >>> import sys
@@ -37,6 +43,7 @@ from toolscore.mcp.harness import (
 from toolscore.verdict import GRADE_ORDER, FixSuggestion, letter_grade
 
 if TYPE_CHECKING:
+    from toolscore.mcp._probes import ProbeResult
     from toolscore.mcp.client import MCPClient, MCPToolDef
 
 __all__ = [
@@ -52,6 +59,13 @@ __all__ = [
 ]
 
 WEIGHTS = {"happy_pass_rate": 0.6, "edge_resilience_rate": 0.2, "lint_score": 0.2}
+#: The weights once effect probes ran.
+WEIGHTS_WITH_EFFECT = {
+    "happy_pass_rate": 0.45,
+    "edge_resilience_rate": 0.15,
+    "lint_score": 0.15,
+    "effect_rate": 0.25,
+}
 _ERROR_COST = 0.5
 _WARNING_COST = 0.1
 
@@ -82,6 +96,7 @@ class MCPScorecard:
     seconds: float = 0.0
     seed: int = 0
     restarts: int = field(default=0)
+    probes: list[ProbeResult] | None = None
 
     def _rate(self, kind: str) -> float:
         chosen = [r for r in self.results if r.scenario.kind == kind]
@@ -120,9 +135,20 @@ class MCPScorecard:
         return sum(max(0.0, 1.0 - c) for c in cost.values()) / len(cost)
 
     @property
+    def effect_rate(self) -> float | None:
+        """Share of effect probes that held (None when no probe ran)."""
+        ran = [p for p in self.probes or [] if p.held is not None]
+        return sum(bool(p.held) for p in ran) / len(ran) if ran else None
+
+    @property
+    def weights(self) -> dict[str, float]:
+        """The weights of :attr:`score` (with ``effect_rate`` once probes ran)."""
+        return WEIGHTS if self.effect_rate is None else WEIGHTS_WITH_EFFECT
+
+    @property
     def score(self) -> float:
         """The weighted score in ``[0, 1]``."""
-        total = float(sum(w * getattr(self, name) for name, w in WEIGHTS.items()))
+        total = float(sum(w * (getattr(self, name) or 0.0) for name, w in self.weights.items()))
         return min(1.0, max(0.0, total))
 
     @property
@@ -200,7 +226,16 @@ def build_fix_list(card: MCPScorecard, limit: int | None = None) -> list[FixSugg
     """What to fix, most urgent first (``priority``): 0 tools failing on valid input, 1 tools
     that crash or hang on bad input, 2 lint errors, 3 lint warnings (one scenario entry per
     tool and kind)."""
-    fixes: list[FixSuggestion] = []
+    fixes: list[FixSuggestion] = [
+        FixSuggestion(
+            p.probe.write,
+            f"reports success but its change is not there: {p.probe.read} after it -> {p.missing}",
+            "Make the tool change the state it reports changing (or report the failure).",
+            0,
+        )
+        for p in card.probes or []
+        if p.held is False
+    ]
     seen: set[tuple[str, str]] = set()
     for result in card.results:
         tool, kind = result.scenario.tool, result.scenario.kind
@@ -253,6 +288,8 @@ def score_server(
     concurrency: int = 4,
     timeout: float | None = None,
     max_restarts: int = 6,
+    probes: bool = False,
+    probes_file: str | None = None,
 ) -> MCPScorecard:
     """Lint a started server's tools, run their scenarios and build the scorecard.
 
@@ -264,14 +301,30 @@ def score_server(
         concurrency: calls in flight at once.
         timeout: seconds per call (default: the client's).
         max_restarts: restarts after crashes or hangs before the rest is skipped.
+        probes: also run effect probes (write, then read back; see
+            :mod:`toolscore.mcp._probes`), after the scenarios.
+        probes_file: a probes file of pairs the names do not show (implies ``probes``).
+
+    Raises:
+        ProbesFileError: the probes file is unreadable or names a tool the server lacks.
     """
     started = time.perf_counter()
     tools = client.list_tools()
+    planned = None
+    if probes or probes_file is not None:
+        from toolscore.mcp._probe_runs import planned_probes
+
+        planned = planned_probes(tools, probes_file, seed)  # a bad file fails before any call
     scenarios = generate_scenarios(tools, cases_per_tool, include_edge_cases, seed=seed)
     generation = client.generation
     results = run_scenarios(
         client, scenarios, concurrency=concurrency, timeout=timeout, max_restarts=max_restarts
     )
+    probe_results = None
+    if planned is not None:
+        from toolscore.mcp._probes import run_probes
+
+        probe_results = run_probes(client, planned, timeout)
     return MCPScorecard(
         server_info=dict(client.server_info),
         tools=tools,
@@ -283,6 +336,7 @@ def score_server(
         seconds=time.perf_counter() - started,
         seed=seed,
         restarts=client.generation - generation,
+        probes=probe_results,
     )
 
 
@@ -290,14 +344,14 @@ def print_scorecard(card: MCPScorecard, console: Any = None) -> None:
     """Print the scorecard with ``rich`` (to ``console``, default a new one on stdout)."""
     from toolscore.mcp._scorecard_text import print_card
 
-    print_card(card, console)
+    print_card(card, build_fix_list(card), console)
 
 
 def scorecard_to_markdown(card: MCPScorecard) -> str:
     """The scorecard as Markdown (for a pull-request comment or a CI summary)."""
     from toolscore.mcp._scorecard_text import markdown
 
-    return markdown(card)
+    return markdown(card, build_fix_list(card))
 
 
 def scorecard_to_json(card: MCPScorecard) -> dict[str, Any]:
@@ -312,8 +366,8 @@ def scorecard_to_json(card: MCPScorecard) -> dict[str, Any]:
         "protocol_version": card.protocol_version,
         "grade": card.grade,
         "score": round(card.score, 6),
-        "scores": {name: round(getattr(card, name), 6) for name in WEIGHTS},
-        "weights": dict(WEIGHTS),
+        "scores": _scores(card),
+        "weights": dict(card.weights),
         "total_tool_tokens": card.total_tool_tokens,
         "instructions_tokens": card.instructions_tokens,
         "context_tokens": card.context_tokens,
@@ -326,4 +380,12 @@ def scorecard_to_json(card: MCPScorecard) -> dict[str, Any]:
         "results": [r.to_dict() for r in card.results],
         "lint": [i.to_dict() for i in card.lint],
         "fixes": [asdict(f) for f in build_fix_list(card)],
+        **({} if card.probes is None else {"probes": [p.to_dict() for p in card.probes]}),
     }
+
+
+def _scores(card: MCPScorecard) -> dict[str, float]:
+    scores = {name: round(getattr(card, name), 6) for name in WEIGHTS}
+    if card.effect_rate is not None:
+        scores["effect"] = round(card.effect_rate, 6)
+    return scores

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolscore._engine.calls import read_calls
-from toolscore._engine.tool_metrics import invocation_accuracy, selection_accuracy
+from toolscore._engine.read.inputs import read_calls
+from toolscore._engine.score.metrics.tool_names import invocation_accuracy, selection_accuracy
 from toolscore.adapters.base import ToolCall
 
 __all__ = ["calculate_invocation_accuracy", "calculate_selection_accuracy"]

@@ -1,6 +1,6 @@
 """Argument agreement as precision / recall / F1 over the one-to-one alignment.
 
-How units are counted is described in ``toolscore._engine.counts``: each expected argument
+How units are counted is described in ``toolscore._engine.compare.counts``: each expected argument
 of a paired call is one unit of recall, each actual argument one unit of precision, "no
 arguments" is one unit, an unchecked expected call (``args=None``) agrees with one unit, and
 a missed expected call loses its units.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toolscore._engine.align import align
-from toolscore._engine.counts import prf
+from toolscore._engine.align.pairing import align
+from toolscore._engine.compare.counts import prf
 from toolscore.adapters.base import ToolCall
 
 __all__ = ["calculate_argument_f1"]

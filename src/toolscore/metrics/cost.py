@@ -7,10 +7,10 @@ Example:
     2.0
 """
 
-from toolscore._engine.cost import (
+from toolscore._engine.score.metrics.cost import (
     Calls as Calls,
 )
-from toolscore._engine.cost import (
+from toolscore._engine.score.metrics.cost import (
     calculate_cost_attribution,
     calculate_latency,
 )

@@ -17,7 +17,7 @@ import json
 import math
 from typing import Any
 
-from scorekit.report._prices import PRICES_PER_MILLION, estimate_cost
+from scorekit.report import PRICES_PER_MILLION, estimate_cost
 
 __all__ = [
     "calculate_cost_savings",

@@ -9,7 +9,7 @@ Example:
     (1, 1, 0.5)
 """
 
-from toolscore._engine.efficiency import (
+from toolscore._engine.score.metrics.efficiency import (
     calculate_redundant_call_rate,
     efficiency_metrics,
 )

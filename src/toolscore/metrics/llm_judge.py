@@ -20,13 +20,10 @@ Example:
     1.0
 """
 
-from toolscore._engine.judge_config import (
-    JudgeConfig,
-    Provider,
+from toolscore._engine.judge.config import JudgeConfig, Provider, infer_provider, resolve_judge
+from toolscore._engine.judge.evaluation import (
     calculate_batch_semantic_correctness,
     calculate_semantic_correctness,
-    infer_provider,
-    resolve_judge,
 )
 
 __all__ = [

@@ -27,7 +27,7 @@ Example:
     [(0, 'run_shell', 'destructive')]
 """
 
-from toolscore._engine.policy import (
+from toolscore._engine.score.metrics.policy import (
     call_matches_rule,
     check_forbidden_calls,
     load_forbidden_rules,

@@ -12,7 +12,7 @@ Example:
     (1, 'headers.Authorization', 'github_token')
 """
 
-from toolscore._engine.secrets import (
+from toolscore._engine.score.metrics.secrets import (
     find_secrets,
     redact_secrets,
     secret_findings,

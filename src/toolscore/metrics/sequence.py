@@ -6,7 +6,7 @@ Example:
     {'edit_distance': 2.0, 'normalized_distance': 1.0, 'sequence_accuracy': 0.0}
 """
 
-from toolscore._engine.sequence import (
+from toolscore._engine.score.metrics.sequence import (
     calculate_edit_distance,
     sequence_metrics,
 )

@@ -7,10 +7,10 @@ Example:
     0.5
 """
 
-from toolscore._engine.correctness import (
+from toolscore._engine.score.metrics.correctness import (
     Calls as Calls,
 )
-from toolscore._engine.correctness import (
+from toolscore._engine.score.metrics.correctness import (
     calculate_required_call_recall,
     calculate_tool_correctness,
     calculate_tool_correctness_with_args,

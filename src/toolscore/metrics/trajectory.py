@@ -13,10 +13,10 @@ Example:
     (1, 0.5, 0.3333)
 """
 
-from toolscore._engine.trajectory_steps import (
+from toolscore._engine.score.metrics.steps import (
     Calls as Calls,
 )
-from toolscore._engine.trajectory_steps import (
+from toolscore._engine.score.metrics.steps import (
     calculate_partial_trajectory_accuracy,
     calculate_trajectory_accuracy,
     trajectory_metrics,

@@ -34,7 +34,7 @@ from toolscore.reports._console import (
 
 if TYPE_CHECKING:
     from scorekit.report import ToolScoreRow
-    from toolscore._engine.result import EvaluationResult
+    from toolscore._engine.score.result import EvaluationResult
 
 __all__ = [
     "generate_csv_report",
@@ -53,7 +53,7 @@ PathLike = str | os.PathLike[str]
 def _row(
     result: EvaluationResult, name: str | None, min_score: float | None, details: dict[str, Any]
 ) -> ToolScoreRow:
-    from toolscore._engine.assertions import check_min_score, score_row
+    from toolscore._engine.check.failure import check_min_score, score_row
     from toolscore.reports._findings import behavior_findings
 
     threshold = None if min_score is None else check_min_score(min_score)
@@ -75,7 +75,7 @@ def _secrets(result: EvaluationResult) -> list[str]:
 
 
 def _call_record(call: Any) -> dict[str, Any]:
-    from toolscore._engine.details import jsonable
+    from toolscore._engine.score.details import jsonable
 
     return {
         "tool": call.tool,
@@ -114,7 +114,7 @@ def generate_json_report(
         ReportError: (an ``OSError``) the file cannot be written.
     """
     from scorekit.report import report_document, write_text
-    from toolscore._engine.details import jsonable
+    from toolscore._engine.score.details import jsonable
 
     row = _row(result, name, min_score, {})
     doc = report_document([row], None)

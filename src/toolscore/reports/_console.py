@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from scorekit._rounding import format_percent
+from scorekit.format import format_percent
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from toolscore._engine.result import EvaluationResult
+    from toolscore._engine.score.result import EvaluationResult
 
 __all__ = ["print_error", "print_evaluation_summary", "print_progress", "print_validation_result"]
 

@@ -7,7 +7,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from toolscore._engine.result import EvaluationResult
+    from toolscore._engine.score.result import EvaluationResult
 
 __all__ = ["behavior_findings"]
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from toolscore.reports._findings import behavior_findings as _findings
 
 if TYPE_CHECKING:
-    from toolscore._engine.result import EvaluationResult
+    from toolscore._engine.score.result import EvaluationResult
 
 __all__ = ["behavior_findings"]
 

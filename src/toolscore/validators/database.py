@@ -1,6 +1,6 @@
 """Did a database call return (or change) the rows it should? Read its recorded result."""
 
-from toolscore._engine.sql_validator import (
+from toolscore._engine.score.validators.database import (
     SQLValidator,
 )
 

@@ -1,6 +1,6 @@
 """Did an HTTP call succeed? Read its status code from the recorded result or metadata."""
 
-from toolscore._engine.http_validator import (
+from toolscore._engine.score.validators.http import (
     HTTPValidator,
 )
 

@@ -20,7 +20,7 @@ Rules: ``type`` (a name or a list of names: ``string``, ``integer``, ``number``,
 same rules.
 """
 
-from toolscore._engine.schema_validation import (
+from toolscore._engine.score.validators.schema import (
     SchemaValidationError,
     calculate_schema_validation_metrics,
     validate_argument_schema,

@@ -263,7 +263,7 @@ def test_expectations_round_trip_through_a_gold_file(
 def test_bfcl_dict_round_trips_and_bad_gold_values_are_one_line_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from toolscore._engine.trace_gold import decode_value
+    from toolscore._engine.read.gold_files import decode_value
 
     m = BFCLDict({"k": ["v", ""]})
     assert repr(decode_value(m.to_json(), "x")) == repr(m)

@@ -174,18 +174,16 @@ def test_assert_bfcl_takes_the_raw_fields_too() -> None:
     "name",
     [
         "toolscore.bfcl",
-        "toolscore.bfcl._values",
         "toolscore.bfcl._verdict",
         "toolscore.bfcl._output",
         "toolscore.bfcl._python_calls",
         "toolscore.bfcl._data",
-        "toolscore.bfcl._matchers",
         "toolscore.bfcl._expected",
         "toolscore.bfcl._score",
         "toolscore.bfcl._message",
         "toolscore.bfcl._pytest",
-        "toolscore._engine.bfcl_values",
-        "toolscore._engine.bfcl_matchers",
+        "toolscore._engine.bfcl.values",
+        "toolscore._engine.bfcl.matchers",
     ],
 )
 def test_docstring_examples(name: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,1 @@
+"""Beside the pipeline: BFCL's rules, values and matchers."""

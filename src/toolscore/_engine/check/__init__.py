@@ -1,0 +1,4 @@
+"""Stage 6, check.
+
+What a test asserts (assertions, trajectories, conversations, streams, budgets, honesty).
+"""

@@ -1,0 +1,4 @@
+"""Stage 2, compare.
+
+How two values agree: the pure matchers, the one comparison rule, argument units.
+"""

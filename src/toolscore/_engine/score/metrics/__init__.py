@@ -1,0 +1,4 @@
+"""The metrics behind ``toolscore.metrics``.
+
+Each reads call lists (and the pairing) and returns numbers.
+"""

@@ -1,0 +1,4 @@
+"""The validators behind ``toolscore.validators``.
+
+Did a call's recorded result do what it should?
+"""

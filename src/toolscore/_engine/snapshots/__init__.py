@@ -1,0 +1,1 @@
+"""Beside the pipeline: snapshot files, states and the snapshot fixture."""
