@@ -43,8 +43,8 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from pytest_texts_score._pipeline import evaluate_texts  # noqa: E402
-from scorekit._session import ScoreSession  # noqa: E402
 from scorekit.judges import resolve_settings  # noqa: E402
+from scorekit.session import ScoreSession  # noqa: E402
 
 TESTS_DATA = ROOT / "tests" / "data"
 CATEGORY_ORDER = [

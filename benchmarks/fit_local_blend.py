@@ -19,9 +19,9 @@ stand-ins of the real-data figures, each on data *fitted*:
 
 less a penalty for each hand case (``tests/data/local_judge_cases.jsonl``, also lower-cased)
 off its bound beyond :data:`CASES_ALLOWED_WRONG`, for text_pairs paraphrase precision or recall
-under 0.85 and for a category band broken (the hand cases are a floor, not the objective). The search is a compass search
-(:meth:`Problem.fit`) from fixed starts (:data:`STARTS`), so the same rows give the same
-weights on every run.
+under 0.85 and for a category band broken (the hand cases are a floor, not the objective).
+The search is a compass search (:meth:`Problem.fit`) from fixed starts (:data:`STARTS`), so the
+same rows give the same weights on every run.
 
 Held out, and printed with bigram precision beside them (``bench_local_judge.py`` prints the
 same): FRANK ``test``, SummEdits leave-one-domain-out (refitted without the domain), Falke's

@@ -26,10 +26,10 @@ import pytest
 
 from pytest_texts_score._messages import failure_message
 from pytest_texts_score._pipeline import TextsOutcome, evaluate_texts
-from scorekit._session import ScoreSession
 from scorekit.judges import resolve_settings
 from scorekit.local import LocalBackend
 from scorekit.local._verdict import WEIGHTS_FILE
+from scorekit.session import ScoreSession
 
 CASES_FILE = Path(__file__).resolve().parents[1] / "data" / "local_judge_cases.jsonl"
 CASES = [json.loads(line) for line in CASES_FILE.read_text(encoding="utf-8").splitlines()]

@@ -17,9 +17,9 @@ from statistics import mean
 import pytest
 
 from pytest_texts_score._pipeline import evaluate_texts
-from scorekit._session import ScoreSession
 from scorekit.judges import resolve_settings
 from scorekit.local import LocalBackend
+from scorekit.session import ScoreSession
 
 PAIRS = Path(__file__).resolve().parents[1] / "data" / "text_pairs.jsonl"
 

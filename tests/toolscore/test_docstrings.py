@@ -71,7 +71,7 @@ MODULES = [
     "scorekit.batch._main_guard",
     "scorekit.batch._no_pandas",
     "scorekit.batch._readers",
-    "scorekit.batch._task",
+    "scorekit.batch._scoring",
 ]
 
 

@@ -2,8 +2,8 @@
 
 pyarrow imports pandas the first time it builds an array from Python values, only to recognise
 pandas objects (``pd.NA``, a ``Series``) among them. Where pandas is installed (Ray brings it),
-that import costs about 0.45 s of CPU: more than 2 us a row of a 200,000-row
-``toolscore eval-dataset`` run, whose results are plain numbers and strings. Refused, both
+that import costs a ``toolscore eval-dataset`` run, whose results are plain numbers and strings,
+more than its rows' scoring does (the figure: docs/contributing.md, Benchmarks). Refused, both
 pyarrow's Python shim and its C++ converters carry on without pandas, as where it is not
 installed.
 

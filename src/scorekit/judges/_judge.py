@@ -31,6 +31,7 @@ from scorekit.judges._equivalence import (
 from scorekit.judges._errors import (
     CacheMissError,
     InvalidReplyError,
+    JudgeConfigError,
     JudgeError,
     JudgeUnavailableError,
     TransientJudgeError,
@@ -446,7 +447,9 @@ class Judge:
                 return validate(raw)
             except JudgeError as exc:
                 if not isinstance(exc, TransientJudgeError):
-                    if isinstance(exc, JudgeUnavailableError):
+                    # A settings problem (the local judge given text it cannot read) is
+                    # the user's to fix, and reaches them under its own class.
+                    if isinstance(exc, (JudgeUnavailableError, JudgeConfigError)):
                         raise
                     raise JudgeUnavailableError(
                         f"The {self.name} judge cannot be used: {exc}"

@@ -219,10 +219,10 @@ def check_language(text: str, what: str = "a text") -> None:
     foreign names or words in an English text are not.
 
     Example:
-        >>> check_language("Der Turm wurde 1889 fertiggestellt und ist sehr hoch.")
+        >>> check_language("Der Turm ist sehr hoch und wurde 1889 gebaut.")  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        scorekit.judges._errors.JudgeConfigError: The local judge cannot read a text ...
+        scorekit.judges._errors.JudgeConfigError: The local judge cannot read a text: ...
     """
     letters = [c for c in text if c.isalpha()]
     if not letters:

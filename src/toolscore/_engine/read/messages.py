@@ -26,9 +26,10 @@ from typing import Any
 from scorekit.format import shorten
 from toolscore._engine.read.shapes import first_set, plain, read_arguments
 
-__all__ = ["Step", "looks_like_messages", "message_list", "read_messages"]
+__all__ = ["ROLES", "Step", "looks_like_messages", "message_list", "read_messages"]
 
-_ROLES = {
+# The roles of every provider, mapped to the four we read.
+ROLES = {
     "system": "system",
     "developer": "system",
     "user": "user",
@@ -98,8 +99,8 @@ def looks_like_messages(item: Any) -> bool:
 def _kind(d: Mapping[str, Any]) -> str | None:
     """``"role:<role>"``, ``"item:<type>"`` or ``"lc:<role>"``; ``None`` for no known message."""
     role = d.get("role")
-    if isinstance(role, str) and role in _ROLES:
-        return f"role:{_ROLES[role]}"
+    if isinstance(role, str) and role in ROLES:
+        return f"role:{ROLES[role]}"
     kind = d.get("type")
     if isinstance(kind, str):
         if kind in _LANGCHAIN_TYPES and ("content" in d or "data" in d):

@@ -10,21 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from toolscore._engine.read.messages import ROLES
 from toolscore._engine.read.shapes import plain
 
 __all__ = ["Walker", "content_text", "read_item"]
 
-_ROLES = {
-    "system": "system",
-    "developer": "system",
-    "user": "user",
-    "human": "user",
-    "assistant": "assistant",
-    "ai": "assistant",
-    "model": "assistant",
-    "tool": "tool",
-    "function": "tool",
-}
 _LANGCHAIN = {"human": "user", "ai": "assistant", "tool": "tool", "system": "system"}
 _TOOL_USE = ("tool_use", "server_tool_use", "mcp_tool_use")
 _TOOL_RESULT = ("tool_result", "server_tool_result", "mcp_tool_result")
@@ -167,8 +157,8 @@ def _pydantic_ai(walker: Walker, d: Mapping[str, Any]) -> bool | None:
 
 def _role(d: Mapping[str, Any]) -> str | None:
     role = d.get("role")
-    if isinstance(role, str) and role in _ROLES:
-        return _ROLES[role]
+    if isinstance(role, str) and role in ROLES:
+        return ROLES[role]
     kind = d.get("type")
     if isinstance(kind, str) and kind in _LANGCHAIN and ("content" in d or "tool_calls" in d):
         return _LANGCHAIN[kind]
