@@ -329,8 +329,10 @@ def run_handoffs(actual: Any) -> list[str]:
     scoring long plain traces costs one cheap scan.
     """
     if isinstance(actual, list):
+        # ``type(c) is dict`` first: the ABC check costs more than the rest of this scan.
         names: list[Any] = [
-            c.get("tool") if isinstance(c, Mapping) else getattr(c, "tool", None) for c in actual
+            c.get("tool") if type(c) is dict or isinstance(c, Mapping) else getattr(c, "tool", None)
+            for c in actual
         ]
         try:
             joined = "\n".join(names)

@@ -8,7 +8,7 @@ from typing import Any
 from scorekit.runtime import gc_paused
 from toolscore._engine.compare.batched import has_batched, prefetch_batched
 from toolscore._engine.compare.rule import SelfContainingValue, find_cycle
-from toolscore._engine.read.handoffs import run_handoffs, tool_calls_only
+from toolscore._engine.read.handoffs import has_handoffs, run_handoffs, tool_calls_only
 from toolscore._engine.read.inputs import CallList, actual_calls, expected_calls
 from toolscore._engine.score.flat_metrics import Evaluation, score_calls
 from toolscore._engine.score.metrics.policy import policy_metrics, validate_rules
@@ -83,7 +83,8 @@ def evaluate_calls(
     rules = None if forbidden is None else validate_rules(forbidden)
     # A hand-off is no tool call: its transfer_to_* call is left out of the scoring, unless
     # the expectation (or a forbidden rule) names that tool.
-    keep = {*keep, *(rule["tool"] for rule in rules or ())}
+    if rules:
+        keep = {*keep, *(rule["tool"] for rule in rules)}
     ev = evaluation(expected, actual, strict, named_only, keep_handoffs=keep)
     policy = None if rules is None else policy_metrics(ev.trace, rules)
     result = EvaluationResult._of(ev, resolved, policy)
@@ -120,7 +121,7 @@ def evaluation(
     with gc_paused():
         gold = expected_calls(expected)
         trace = actual_calls(actual)
-        if keep_handoffs is not None:
+        if keep_handoffs is not None and has_handoffs(trace.tools):
             trace = tool_calls_only(trace, {*gold.tools, *keep_handoffs})
         if not plain_gold and has_batched(gold.args):
             # Every value a Semantic matcher may meet is judged in one batch before pairing.
