@@ -7,10 +7,12 @@ all validate, fail, error and report the same way.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
+import pytest_texts_score._seams as _seams
 import pytest_texts_score._validation as v
 from pytest_texts_score._messages import TextsAssertionError, failure_message
 from pytest_texts_score._outcome import TextsOutcome, merge_outcomes
@@ -21,19 +23,23 @@ from scorekit.report import TextScoreRow, active_recorder
 from scorekit.session import ScoreSession, current_session
 from scorekit.stats import AggregateStats, aggregate_stats, straddles
 
-__all__ = ["agg_bound", "agg_target", "expect_equal", "expect_range"]
+__all__ = ["check"]
 
 # Bounds are compared with a little slack so float noise in a mean (0.7000000000000001)
 # cannot fail a score that is, to any reader, on the bound.
 _EPS = 1e-9
 
-_AGG_NAMES = {
-    AggType.MINIMUM: "min",
-    AggType.MAXIMUM: "max",
-    AggType.MEDIAN: "median",
-    AggType.MEAN: "mean",
-    AggType.AVERAGE: "mean",
+#: The aggregation of each name ending (``average`` is the reference's alias of ``mean``).
+_AGGS = {
+    "min": AggType.MINIMUM,
+    "max": AggType.MAXIMUM,
+    "mean": AggType.MEAN,
+    "average": AggType.MEAN,
+    "median": AggType.MEDIAN,
 }
+_ALIASES = {"completeness": "precision", "correctness": "recall"}
+
+_AGG_NAMES = {agg: name for name, agg in _AGGS.items() if name != "average"}
 
 _LABELS = {"f1": "F1", "precision": "precision", "recall": "recall"}
 
@@ -69,21 +75,29 @@ def _check_max_runs(session: ScoreSession, aggregation: str | None, question_run
         )
 
 
+@dataclass(frozen=True)
+class _Ask:
+    """One assertion, its arguments checked; the defaults are a single run."""
+
+    function: str
+    metric: str
+    alias: str | None
+    expected: str
+    given: str
+    low: float
+    high: float
+    retry: bool
+    agg: AggType | None = None
+    question_runs: int = 1
+    answer_runs: int = 1
+
+    @property
+    def aggregation(self) -> str | None:
+        return _AGG_NAMES[self.agg] if self.agg is not None else None
+
+
 def _borderline(
-    session: ScoreSession,
-    *,
-    metric: str,
-    expected: str,
-    given: str,
-    agg: AggType,
-    aggregation: str,
-    score: float,
-    scored: TextsOutcome,
-    low: float,
-    high: float,
-    question_runs: int,
-    answer_runs: int,
-    retry: bool,
+    session: ScoreSession, ask: _Ask, score: float, scored: TextsOutcome
 ) -> tuple[float, TextsOutcome, int | None]:
     """Add waves of runs while the aggregate's interval straddles a bound (``--llm-max-runs``).
 
@@ -91,26 +105,26 @@ def _borderline(
     were added (None when the first ``full_runs`` settled it, or reruns are off).
     """
     __tracebackhide__ = True
-    max_runs = session.max_runs
-    if max_runs is None or aggregation not in BORDERLINE_AGGREGATIONS:
+    max_runs, metric, aggregation = session.max_runs, ask.metric, ask.aggregation
+    if max_runs is None or aggregation not in BORDERLINE_AGGREGATIONS or ask.agg is None:
         return score, scored, None
     if not scored.evidence_known or not scored.runs:
         return score, scored, None  # a replaced function scored it: nothing to add runs to
-    made = question_runs
+    made = ask.question_runs
     wave = FIRST_WAVE
     stats = _stats_of(scored, metric, aggregation)
-    while made < max_runs and stats is not None and straddles(stats.interval, low, high):
+    while made < max_runs and stats is not None and straddles(stats.interval, ask.low, ask.high):
         add = min(wave, max_runs - made)
         more = multiple_work(
-            metric, expected, given, add, answer_runs, retry, session=session, first_run=made
+            metric, ask.expected, ask.given, add, ask.answer_runs, ask.retry, session, made
         )
         scored = merge_outcomes(scored, more)
         made += add
         wave *= 2
         stats = _stats_of(scored, metric, aggregation)
-    if made == question_runs:
+    if made == ask.question_runs:
         return score, scored, None
-    return aggregate_of(scored, metric, agg), scored, made
+    return aggregate_of(scored, metric, ask.agg), scored, made
 
 
 def _audit_of(
@@ -135,33 +149,13 @@ def _audit_of(
     )
 
 
-def _label(metric: str, alias: str | None) -> str:
-    base = _LABELS[metric]
-    return f"{alias} ({base})" if alias else base
-
-
-def _run(
-    *,
-    function: str,
-    metric: str,
-    alias: str | None,
-    expected: str,
-    given: str,
-    low: float,
-    high: float,
-    retry_on_error: bool,
-    agg: AggType | None = None,
-    question_runs: int = 1,
-    answer_runs: int = 1,
-) -> None:
-    """Score checked input, record the row, raise on a score outside ``[low, high]``.
-
-    The defaults are a single-run assertion: one question set, answered once.
-    """
+def _run(ask: _Ask) -> None:
+    """Score checked input, record the row, raise on a score outside ``[low, high]``."""
     __tracebackhide__ = True
     started = time.perf_counter()
     session = current_session()
-    aggregation = _AGG_NAMES[agg] if agg is not None else None
+    metric, aggregation, expected, given = ask.metric, ask.aggregation, ask.expected, ask.given
+    low, high = ask.low, ask.high
 
     borderline_runs: int | None = None
     log: AuditLog | None
@@ -179,7 +173,7 @@ def _run(
         recorder.add(
             TextScoreRow(
                 test_id=None,
-                function=function,
+                function=ask.function,
                 metric=metric,
                 aggregation=aggregation,
                 score=score,
@@ -203,33 +197,18 @@ def _run(
 
     with auditing(session.audit and active_recorder() is not None) as log:
         try:
-            _check_max_runs(session, aggregation, question_runs)
+            _check_max_runs(session, aggregation, ask.question_runs)
             score, scored = assertion_work(
                 metric,
                 expected,
                 given,
-                agg=agg,
-                question_runs=question_runs,
-                answer_runs=answer_runs,
-                retry=retry_on_error,
+                agg=ask.agg,
+                question_runs=ask.question_runs,
+                answer_runs=ask.answer_runs,
+                retry=ask.retry,
                 session=session,
             )
-            if agg is not None and aggregation is not None:
-                score, scored, borderline_runs = _borderline(
-                    session,
-                    metric=metric,
-                    expected=expected,
-                    given=given,
-                    agg=agg,
-                    aggregation=aggregation,
-                    score=score,
-                    scored=scored,
-                    low=low,
-                    high=high,
-                    question_runs=question_runs,
-                    answer_runs=answer_runs,
-                    retry=retry_on_error,
-                )
+            score, scored, borderline_runs = _borderline(session, ask, score, scored)
         except Exception as exc:
             # A judge failure (or a bug in a custom judge) is an error of this assertion, not a
             # score; the report shows it as such and the exception goes on unchanged.
@@ -239,8 +218,9 @@ def _run(
     passed = low - _EPS <= score <= high + _EPS
     record("passed" if passed else "failed", score, scored, None)
     if not passed:
+        label = _LABELS[metric]
         message = failure_message(
-            label=_label(metric, alias),
+            label=f"{ask.alias} ({label})" if ask.alias else label,
             metric=metric,
             aggregation=aggregation,
             score=score,
@@ -254,131 +234,37 @@ def _run(
         raise TextsAssertionError(message, score=score, low=low, high=high, outcome=scored)
 
 
-def expect_range(
-    metric: str,
-    function: str,
-    expected: Any,
-    given: Any,
-    min_score: Any,
-    max_score: Any,
-    skip_warnings: bool,
-    retry_on_error: bool,
-    *,
-    alias: str | None = None,
-) -> None:
-    """A single-run assertion that the score lies in ``[min_score, max_score]``."""
+def check(function: str, args: tuple[Any, ...]) -> None:
+    """Run the public assertion ``function`` on its positional ``args``.
+
+    The name says it all: ``texts_<expect|agg>_<metric or alias>_<how>``, where an alias word
+    (*completeness*, *correctness*) names precision or recall, and ``how`` is ``equal`` or
+    ``range`` for a single run, or the aggregation. An alias calls the names it stands for in
+    ``api_wrappers`` when a test replaced one of them, as the reference's aliases do.
+    """
     __tracebackhide__ = True
-    expected = v.check_text(expected, "expected")
-    given = v.check_text(given, "given")
-    low, high = v.check_range(min_score, max_score, v.MINIMAL_EXPECTED_MAX_DELTA, skip_warnings)
-    _run(
-        function=function,
-        metric=metric,
-        alias=alias,
-        expected=expected,
-        given=given,
-        low=low,
-        high=high,
-        retry_on_error=retry_on_error,
-    )
-
-
-def expect_equal(
-    metric: str,
-    function: str,
-    expected: Any,
-    given: Any,
-    target: Any,
-    max_delta: Any,
-    skip_warnings: bool,
-    retry_on_error: bool,
-    *,
-    alias: str | None = None,
-) -> None:
-    """A single-run assertion that the score lies in ``target ± max_delta``."""
-    __tracebackhide__ = True
-    expected = v.check_text(expected, "expected")
-    given = v.check_text(given, "given")
-    low, high = v.check_target(target, max_delta, v.MINIMAL_EXPECTED_MAX_DELTA, skip_warnings)
-    _run(
-        function=function,
-        metric=metric,
-        alias=alias,
-        expected=expected,
-        given=given,
-        low=low,
-        high=high,
-        retry_on_error=retry_on_error,
-    )
-
-
-def agg_bound(
-    metric: str,
-    function: str,
-    agg: AggType,
-    expected: Any,
-    given: Any,
-    bound: Any,
-    full_runs: Any,
-    each_question_runs: Any,
-    retry_on_error: bool,
-    *,
-    alias: str | None = None,
-) -> None:
-    """An aggregated assertion: the minimum is at least ``bound`` or the maximum at most it."""
-    __tracebackhide__ = True
-    expected = v.check_text(expected, "expected")
-    given = v.check_text(given, "given")
-    if agg is AggType.MINIMUM:
-        low, high = v.check_lower_bound(bound)
+    _, kind, word, how = function.split("_")
+    metric = _ALIASES.get(word, word)
+    chain = [f"texts_{kind}_{metric}_{how}"] if word != metric else []
+    if how == "average":
+        chain.append(f"texts_agg_{metric}_mean")
+    replacement = _seams.first_replacement([(_seams.WRAPPERS, name) for name in chain])
+    if replacement is not None:
+        replacement(*args)
+        return
+    expected = v.check_text(args[0], "expected")
+    given = v.check_text(args[1], "given")
+    agg = _AGGS.get(how)
+    q = a = 1
+    if agg is None:
+        checker = v.check_target if how == "equal" else v.check_range
+        low, high = checker(args[2], args[3], v.MINIMAL_EXPECTED_MAX_DELTA, args[4])
     else:
-        low, high = v.check_upper_bound(bound)
-    q, a = v.check_runs(full_runs, each_question_runs)
-    _run(
-        function=function,
-        metric=metric,
-        alias=alias,
-        agg=agg,
-        expected=expected,
-        given=given,
-        low=low,
-        high=high,
-        question_runs=q,
-        answer_runs=a,
-        retry_on_error=retry_on_error,
-    )
-
-
-def agg_target(
-    metric: str,
-    function: str,
-    agg: AggType,
-    expected: Any,
-    given: Any,
-    target: Any,
-    max_delta: Any,
-    full_runs: Any,
-    each_question_runs: Any,
-    retry_on_error: bool,
-    *,
-    alias: str | None = None,
-) -> None:
-    """An aggregated assertion: the mean or median lies in ``target ± max_delta``."""
-    __tracebackhide__ = True
-    expected = v.check_text(expected, "expected")
-    given = v.check_text(given, "given")
-    low, high = v.check_target(target, max_delta, v.MINIMAL_EXPECTED_MAX_DELTA, False)
-    q, a = v.check_runs(full_runs, each_question_runs)
-    _run(
-        function=function,
-        metric=metric,
-        alias=alias,
-        agg=agg,
-        expected=expected,
-        given=given,
-        low=low,
-        high=high,
-        question_runs=q,
-        answer_runs=a,
-        retry_on_error=retry_on_error,
-    )
+        if agg in (AggType.MINIMUM, AggType.MAXIMUM):
+            name = "lower_bound" if agg is AggType.MINIMUM else "upper_bound"
+            low, high = v.check_bound(args[2], name)
+        else:
+            low, high = v.check_target(args[2], args[3], v.MINIMAL_EXPECTED_MAX_DELTA, False)
+        q, a = v.check_runs(args[-3], args[-2])
+    alias = word if word != metric else None
+    _run(_Ask(function, metric, alias, expected, given, low, high, args[-1], agg, q, a))

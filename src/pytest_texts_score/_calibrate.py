@@ -21,6 +21,7 @@ The labelled file is read and checked by ``_labelled``; the command is ``_cli/ca
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -154,9 +155,7 @@ def calibration_document(
     for s in scored:
         domains.setdefault(s.item.domain, []).append(s)
     named = any(name != NO_DOMAIN for name in domains)
-    metrics: dict[str, int] = {}
-    for s in scored:
-        metrics[s.item.metric] = metrics.get(s.item.metric, 0) + 1
+    metrics = dict(Counter(s.item.metric for s in scored))
     doc: dict[str, Any] = {
         "schema": SCHEMA,
         "created": created_stamp(),
@@ -243,30 +242,25 @@ def check_gates(
         >>> [g["met"] for g in check_gates(doc, min_balanced_accuracy=0.8, max_flip_rate=None)]
         [False]
     """
-    gates: list[dict[str, Any]] = []
     overall = doc["overall"]
-    if min_balanced_accuracy is not None:
-        value = float(overall["balanced_accuracy"])
+    asked = (
+        ("--min-balanced-accuracy", "balanced_accuracy", min_balanced_accuracy, True),
+        ("--max-flip-rate", "flip_rate", max_flip_rate, False),
+    )
+    gates: list[dict[str, Any]] = []
+    for option, figure, bound, is_min in asked:
+        if bound is None:
+            continue
+        value = float(overall[figure] if is_min else overall["consistency"][figure])
+        by = bound - value if is_min else value - bound
         gates.append(
             {
-                "option": "--min-balanced-accuracy",
-                "figure": "balanced_accuracy",
-                "bound": min_balanced_accuracy,
+                "option": option,
+                "figure": figure,
+                "bound": bound,
                 "value": value,
-                "met": value >= min_balanced_accuracy,
-                "by": min_balanced_accuracy - value,
-            }
-        )
-    if max_flip_rate is not None:
-        value = float(overall["consistency"]["flip_rate"])
-        gates.append(
-            {
-                "option": "--max-flip-rate",
-                "figure": "flip_rate",
-                "bound": max_flip_rate,
-                "value": value,
-                "met": value <= max_flip_rate,
-                "by": value - max_flip_rate,
+                "met": value >= bound if is_min else value <= bound,
+                "by": by,
             }
         )
     return gates

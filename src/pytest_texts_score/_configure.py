@@ -85,12 +85,6 @@ def _apply_run_settings(session: ScoreSession, run: dict[str, Any]) -> None:
         session.configured.add(name)
 
 
-def _carry_run_settings(old: ScoreSession, new: ScoreSession) -> None:
-    for name in RUN_SETTINGS:
-        setattr(new, name, getattr(old, name))
-    new.configured = set(old.configured)
-
-
 def configure(backend: Backend | None = None, **settings: Any) -> None:
     """Configure the judge of the current scoring session.
 
@@ -124,8 +118,7 @@ def configure(backend: Backend | None = None, **settings: Any) -> None:
 
     session = current_session()
     changes: dict[str, Any] = {name: getattr(given, name) for name in names}
-    sources = dict(session.settings.sources)
-    sources.update({name: "configure" for name in names})
+    sources = {**session.settings.sources, **dict.fromkeys(names, "configure")}
     new_settings = session.settings.replace(**changes, sources=sources)
     if backend is not None:
         new_backend: Backend | None = backend
@@ -148,7 +141,9 @@ def configure(backend: Backend | None = None, **settings: Any) -> None:
         elif "provider" in names:
             _pending_backend.clear()
         fresh = ScoreSession(new_settings, backend=new_backend)
-        _carry_run_settings(session, fresh)
+        for name in RUN_SETTINGS:
+            setattr(fresh, name, getattr(session, name))
+        fresh.configured = set(session.configured)
         _apply_run_settings(fresh, run)
         set_default_session(fresh)
 

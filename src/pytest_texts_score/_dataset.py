@@ -35,17 +35,8 @@ SUPPORTED = 0.5
 
 @dataclass(frozen=True)
 class TextTask:
-    """Scores one row of two texts on the judge (see :func:`evaluate_dataset`).
-
-    Attributes:
-        expected / given: the columns holding the reference and the text under test.
-        id_column: the column holding the row id, or None to number rows by position.
-        metrics: the scores wanted (``precision``, ``recall``, ``f1``).
-        question_runs / answer_runs: as for the multi-run assertions.
-        settings: the judge settings (those of the current session).
-        backend: a custom judge object (``configure(backend=...)``), or None.
-        workers: processes sharing the judge's concurrency limit.
-    """
+    """Scores one row of two texts on the judge (the fields are the arguments of
+    :func:`evaluate_dataset`; ``workers``: processes sharing the judge's concurrency limit)."""
 
     expected: str = "expected"
     given: str = "given"
@@ -115,9 +106,6 @@ class TextTask:
         state = dict(self.__dict__)
         state["_state"] = {}
         return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
 
     def for_workers(self, workers: int) -> TextTask:
         """The task for one of ``workers`` processes: the concurrency limit shared out."""
@@ -189,10 +177,7 @@ class TextTask:
             return RowError("judge_error", " ".join(str(exc).split()))
         except Exception as exc:  # one odd pair must not stop the run
             return RowError("internal", f"{type(exc).__name__}: {exc}")
-        values: list[Any] = []
-        for f in self.fields:
-            if f.score:
-                values.append(getattr(outcome, f.name))
+        values: list[Any] = [getattr(outcome, f.name) for f in self.fields if f.score]
         first = [e for e in outcome.evidence if e.run == [0, 0]]
         for side in self.sides:
             answers = [e.answer for e in first if e.side == side]
@@ -276,9 +261,7 @@ def evaluate_dataset(
         1.0
     """
     refuse_in_starting_worker(workers)  # a module-level call without the __main__ guard
-    if isinstance(metrics, str):
-        metrics = (metrics,)
-    metrics = tuple(metrics)
+    metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
     unknown = [m for m in metrics if m not in METRICS]
     if not metrics or unknown:
         raise ValueError(

@@ -38,16 +38,8 @@ class CalibrationError(ValueError):
 
 @dataclass(frozen=True)
 class LabelledItem:
-    """One labelled pair of texts.
-
-    Attributes:
-        id: the item's id (as text).
-        expected / given: the reference and the text under test.
-        label: 1 when ``given`` is supported by ``expected``, else 0.
-        domain: the item's domain ("" when it gives none).
-        metric: the score the item is judged on.
-        line: its line in the file (1-based).
-    """
+    """One labelled pair of texts: ``label`` is 1 when ``given`` is supported by ``expected``,
+    else 0; ``line`` is its line in the file (1-based)."""
 
     id: str
     expected: str

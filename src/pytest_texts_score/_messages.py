@@ -191,15 +191,8 @@ def failure_message(
 ) -> str:
     """The message of a failed assertion.
 
-    Args:
-        label: how the metric is named to the user (``F1``, ``completeness (precision)``).
-        metric: ``precision``, ``recall`` or ``f1``.
-        aggregation: None for a single run, else ``min``, ``max``, ``mean`` or ``median``.
-        score: the score (or aggregate) that was checked.
-        low / high: the allowed range.
-        outcome: the scored outcome.
-        expected / given: the texts.
-        borderline_runs: question runs made when borderline reruns added some.
+    ``label`` names the metric as the user called it (``F1``, ``completeness (precision)``);
+    ``borderline_runs``: question runs made when borderline reruns added some.
     """
     n_runs = len(outcome.runs) or outcome.question_runs * outcome.answer_runs
     lines = [_headline(label, aggregation, n_runs, score, low, high, outcome.judge)]

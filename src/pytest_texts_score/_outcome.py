@@ -62,9 +62,8 @@ def f1_score(precision: float, recall: float) -> float:
     """
     __tracebackhide__ = True
     for name, value in (("precision", precision), ("recall", recall)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"f1_score: `{name}` must be a number in [0, 1]; {value!r} given.")
-        if not (math.isfinite(value) and 0.0 <= value <= 1.0):
+        number = not isinstance(value, bool) and isinstance(value, (int, float))
+        if not (number and math.isfinite(value) and 0.0 <= value <= 1.0):
             raise ValueError(f"f1_score: `{name}` must be a number in [0, 1]; {value!r} given.")
     total = precision + recall
     if total == 0:
@@ -141,12 +140,9 @@ class TextsOutcome:
             RunScore(i // answer_runs, i % answer_runs, **{metric: float(s)})
             for i, s in enumerate(scores)
         ]
-        mean = math.fsum(scores) / len(scores) if scores else None
         return cls(
-            metric=metric,
-            precision=mean if metric == "precision" else None,
-            recall=mean if metric == "recall" else None,
-            f1=mean if metric == "f1" else None,
+            metric,
+            *_means(runs),
             runs=runs,
             judge=judge,
             question_runs=max(1, len(scores) // answer_runs),
@@ -242,23 +238,22 @@ class SideRun:
     evidence: list[Evidence]
 
 
-def _mean(values: list[float]) -> float:
-    return math.fsum(values) / len(values)
+def _means(runs: Sequence[RunScore]) -> tuple[float | None, float | None, float | None]:
+    """The mean precision, recall and F1 over ``runs``, None where a run lacks it."""
+    means = []
+    for name in ("precision", "recall", "f1"):
+        values = [getattr(run, name) for run in runs]
+        ok = values and all(v is not None for v in values)
+        means.append(math.fsum(values) / len(values) if ok else None)
+    return means[0], means[1], means[2]
 
 
 def merge_outcomes(first: TextsOutcome, more: TextsOutcome) -> TextsOutcome:
     """One outcome of the runs of ``first`` then those of ``more`` (borderline reruns)."""
     runs = [*first.runs, *more.runs]
-
-    def mean_of(name: str) -> float | None:
-        values = [getattr(run, name) for run in runs]
-        return _mean(values) if values and all(v is not None for v in values) else None
-
     return TextsOutcome(
-        metric=first.metric,
-        precision=mean_of("precision"),
-        recall=mean_of("recall"),
-        f1=mean_of("f1"),
+        first.metric,
+        *_means(runs),
         runs=runs,
         evidence=[*first.evidence, *more.evidence],
         judge=first.judge,
@@ -292,16 +287,9 @@ def assemble(
             r = by_side["recall"][q].scores[a] if "recall" in by_side else None
             f = f1_score(p, r) if (p is not None and r is not None) else None
             runs.append(RunScore(question_run=q, answer_run=a, precision=p, recall=r, f1=f))
-
-    def mean_of(name: str) -> float | None:
-        values = [getattr(run, name) for run in runs]
-        return _mean(values) if values and all(v is not None for v in values) else None
-
     return TextsOutcome(
-        metric=metric,
-        precision=mean_of("precision"),
-        recall=mean_of("recall"),
-        f1=mean_of("f1"),
+        metric,
+        *_means(runs),
         runs=runs,
         evidence=evidence,
         judge=judge,

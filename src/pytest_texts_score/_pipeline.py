@@ -1,12 +1,5 @@
 """The one path from two texts to scores: plan the judge calls, make them, score.
 
-Directions (as in the reference document):
-
-* **precision** (alias *completeness*): questions written from ``given``, answered from
-  ``expected``: how much of what ``given`` says is backed by ``expected``.
-* **recall** (alias *correctness*): questions written from ``expected``, answered from
-  ``given``: how much of ``expected`` ``given`` covers.
-
 The plan: for ``question_runs`` x ``answer_runs`` runs, each side writes ``question_runs``
 question sets (``evaluate_score.make_questions``), and each set is answered ``answer_runs``
 times (``evaluate_score.evaluate_questions``). A blank text asks nothing (its side scores 1.0)
@@ -36,29 +29,11 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 import pytest_texts_score._seams as _seams
-from pytest_texts_score._outcome import (
-    SideRun,
-    TextsOutcome,
-    answer_dicts,
-    assemble,
-    f1_score,
-    score_answers,
-)
-from pytest_texts_score._seams import parse_question_text
+from pytest_texts_score._outcome import SideRun, TextsOutcome, answer_dicts, assemble, score_answers
 from scorekit.judges import Judge, JudgeConfigError, reasons_of, run_sync
 from scorekit.session import ScoreSession, current_session
 
-__all__ = [
-    "Metric",
-    "TextsOutcome",
-    "aevaluate_texts",
-    "answer_question_set",
-    "evaluate_texts",
-    "f1_score",
-    "judge_of",
-    "make_question_set",
-    "parse_question_text",
-]
+__all__ = ["Metric", "TextsOutcome", "aevaluate_texts", "evaluate_texts", "judge_of"]
 
 Metric = Literal["precision", "recall", "f1"]
 #: ``run``: a unit per question run holding every side, one retry budget for the call
@@ -301,21 +276,9 @@ def evaluate_texts(
 ) -> TextsOutcome:
     """Score ``given`` against ``expected`` with the session's judge.
 
-    Args:
-        expected: the reference text.
-        given: the text under test.
-        metric: ``"precision"`` or ``"recall"`` (one side only) or ``"f1"`` (both).
-        question_runs: question sets written per side.
-        answer_runs: times each question set is answered.
-        retry_on_error: retry transient judge failures (up to ``MAXIMAL_RETRY_ON_ERROR``).
-        session: the scoring session (default: the current one).
-        grouping: how failed work is retried (see ``Grouping``).
-        what: the public function, for retry log lines.
-        first_run: the index of the first question run (borderline reruns add runs after
-            those already scored, so each new run has its own judge calls and cache entries).
-
-    Returns:
-        The scores, every run and every question with its answer.
+    ``metric`` ``f1`` scores both sides; ``what`` names the public function in retry log
+    lines; ``first_run`` numbers the question runs after those already scored (borderline
+    reruns: each new run has its own judge calls and cache entries).
 
     Raises:
         scorekit.judges.JudgeError: the judge could not be built or could not give a valid
@@ -353,36 +316,3 @@ def evaluate_texts(
         side_runs = run_sync(_scored(_JudgeCalls(judge, plan.retry), plan))
         name = judge.name
     return assemble(metric, side_runs, question_runs, answer_runs, name, first_run=first_run)
-
-
-def make_question_set(
-    base_text: str,
-    *,
-    run: int = 0,
-    retry_on_error: bool = True,
-    session: ScoreSession | None = None,
-) -> list[str]:
-    """The questions the session's judge writes from ``base_text`` ([] for a blank text)."""
-    __tracebackhide__ = True
-    if _blank(base_text):
-        return []
-    judge = judge_of(session)
-    return run_sync(judge.questions(base_text, run=run, retry=bool(retry_on_error)))
-
-
-def answer_question_set(
-    answer_text: str,
-    questions: list[str],
-    *,
-    run: tuple[int, int] = (0, 0),
-    retry_on_error: bool = True,
-    session: ScoreSession | None = None,
-) -> list[float]:
-    """The session judge's support numbers for ``questions`` read from ``answer_text``."""
-    __tracebackhide__ = True
-    if not questions:
-        return []
-    if _blank(answer_text):
-        return [0.0] * len(questions)
-    judge = judge_of(session)
-    return run_sync(judge.answers(answer_text, questions, run=run, retry=bool(retry_on_error)))

@@ -105,7 +105,6 @@ def one_side_work(
 
 
 def _merge_f1(p: TextsOutcome, r: TextsOutcome, f: float) -> TextsOutcome:
-    judges = dict.fromkeys([p.judge, r.judge])
     return TextsOutcome(
         metric="f1",
         precision=p.score,
@@ -113,7 +112,7 @@ def _merge_f1(p: TextsOutcome, r: TextsOutcome, f: float) -> TextsOutcome:
         f1=f,
         runs=[RunScore(0, 0, precision=p.score, recall=r.score, f1=f)],
         evidence=[*p.evidence, *r.evidence],
-        judge=" + ".join(judges),
+        judge=" + ".join(dict.fromkeys([p.judge, r.judge])),
         evidence_known=p.evidence_known and r.evidence_known,
     )
 
@@ -226,8 +225,7 @@ def agg_work(
         metric=metric,
         answer_runs=answer_runs,
     )
-    value = _seams.current(ES, "scores_agg")(outcome.scores(metric), how)
-    return checked_score(value, "scores_agg"), outcome
+    return aggregate_of(outcome, metric, how), outcome
 
 
 def aggregate_of(outcome: TextsOutcome, metric: str, how: AggType) -> float:

@@ -12,15 +12,11 @@ function the module defined (:func:`register` keeps those):
 * replaced: the replacement is called with the arguments, and in the order, the reference
   implementation uses, so call counts, arguments and ``side_effect`` lists behave as they did.
 
-Retries at the seams behave as the reference's: with ``retry_on_error=True`` a failed unit of
-work (a question run) is tried again, up to ``evaluate_score.MAXIMAL_RETRY_ON_ERROR`` retries
-per public call; when the unit fails once more, :class:`RetriesExhaustedError` is raised with the
-reference's message, ``Operation failed after {MAXIMAL_RETRY_ON_ERROR + 1} retries. Last error:
-{error}``, chained to the last error (``__cause__``). Without ``retry_on_error`` the first error
-is raised unchanged. Our own errors are not retried here, and go on unchanged: a
+Retries at the seams behave as the reference's (:class:`RetryBudget`,
+:class:`RetriesExhaustedError`). Our own errors are not retried here: a
 :class:`~scorekit.judges.JudgeError` was classified, and retried when transient, inside the
-judge layer (a rejected key is not retried at all), and a ``pytest.UsageError`` cannot change.
-Any other exception, such as a patch raising ``Exception``, counts as worth another try.
+judge layer, and a ``pytest.UsageError`` cannot change. Any other exception, such as a patch
+raising ``Exception``, counts as worth another try.
 """
 
 from __future__ import annotations
@@ -99,14 +95,9 @@ def first_replacement(candidates: Sequence[tuple[str, str]]) -> Callable[..., An
 
 @dataclass(frozen=True)
 class DoorCall:
-    """What the real ``make_questions`` / ``evaluate_questions`` cannot take as arguments.
-
-    Attributes:
-        run: ``(question_run, answer_run)``, so that repeated runs stay distinct judge samples
-            (the cache key holds the run).
-        retry: whether the judge layer retries transient failures.
-        session: the scoring session to use (None: the current one).
-    """
+    """What the real ``make_questions`` / ``evaluate_questions`` cannot take as arguments:
+    the run, so that repeated runs stay distinct judge samples (the cache key holds it), the
+    judge layer's retries, and the session (None: the current one)."""
 
     run: tuple[int, int] = (0, 0)
     retry: bool = True
@@ -156,12 +147,9 @@ def _final(exc: BaseException) -> bool:
 
 
 class RetryBudget:
-    """The retries one public call may spend on failed units (shared by its question runs).
-
-    Args:
-        retry_on_error: False raises the first failure.
-        what: the public function, for the log line and the error raised when the budget is spent.
-    """
+    """The retries one public call may spend on failed units (shared by its question runs):
+    ``evaluate_score.MAXIMAL_RETRY_ON_ERROR``. Without ``retry_on_error`` the first failure is
+    raised unchanged; ``what`` names the public function in the log line and the error."""
 
     def __init__(self, retry_on_error: bool, what: str) -> None:
         self.enabled = bool(retry_on_error)

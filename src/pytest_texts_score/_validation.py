@@ -81,8 +81,6 @@ def check_target(
     max_delta: Any,
     minimal_expected_max_delta: float,
     skip_warnings: bool,
-    *,
-    target_name: str = "target",
 ) -> tuple[float, float]:
     """Check ``target`` and ``max_delta``; return the score range they define (clipped to
     ``[0, 1]``).
@@ -95,12 +93,12 @@ def check_target(
         (0.7, 1.0)
     """
     __tracebackhide__ = True
-    t = check_score(target, target_name)
+    t = check_score(target, "target")
     d = check_score(max_delta, "max_delta")
     if not skip_warnings:
         if t - d <= 0.0 and t + d >= 1.0:
             warn(
-                f"The score range defined by `{target_name}` ({t}) and `max_delta` ({d}) covers"
+                f"The score range defined by `target` ({t}) and `max_delta` ({d}) covers"
                 " all possible values ([0, 1]), so this assertion cannot fail; use a smaller"
                 " `max_delta`."
             )
@@ -152,28 +150,18 @@ def check_range(
     return low, high
 
 
-def check_lower_bound(lower_bound: Any) -> tuple[float, float]:
-    """Check the bound of a ``*_min`` assertion; return its range ``(lower_bound, 1.0)``."""
+def check_bound(value: Any, name: str) -> tuple[float, float]:
+    """Check the bound of a ``*_min`` (``lower_bound``) or ``*_max`` (``upper_bound``)
+    assertion; return its range, ``(lower_bound, 1.0)`` or ``(0.0, upper_bound)``."""
     __tracebackhide__ = True
-    low = check_score(lower_bound, "lower_bound")
-    if low <= 0.0:
+    bound = check_score(value, name)
+    lower = name == "lower_bound"
+    if (bound <= 0.0) if lower else (bound >= 1.0):
         warn(
-            "`lower_bound` is 0, so every score passes and this assertion cannot fail;"
-            " raise `lower_bound`."
+            f"`{name}` is {0 if lower else 1}, so every score passes and this assertion cannot"
+            f" fail; {'raise' if lower else 'lower'} `{name}`."
         )
-    return low, 1.0
-
-
-def check_upper_bound(upper_bound: Any) -> tuple[float, float]:
-    """Check the bound of a ``*_max`` assertion; return its range ``(0.0, upper_bound)``."""
-    __tracebackhide__ = True
-    high = check_score(upper_bound, "upper_bound")
-    if high >= 1.0:
-        warn(
-            "`upper_bound` is 1, so every score passes and this assertion cannot fail;"
-            " lower `upper_bound`."
-        )
-    return 0.0, high
+    return (bound, 1.0) if lower else (0.0, bound)
 
 
 def check_count(value: Any, name: str) -> int:

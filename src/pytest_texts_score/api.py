@@ -23,7 +23,6 @@ import pytest_texts_score._seams as _seams
 # width. Used to warn users if their test's acceptance criteria are very strict, which might lead
 # to flaky tests due to LLM non-determinism. It lives with the checks that use it.
 from pytest_texts_score._validation import MINIMAL_EXPECTED_MAX_DELTA as MINIMAL_EXPECTED_MAX_DELTA
-from pytest_texts_score.evaluate_score import AggType
 
 # The scoring functions the assertions reach through this module's names, as in the reference
 # (a test may patch ``pytest_texts_score.api.texts_evaluate_f1``; see ``_scores``).
@@ -90,15 +89,8 @@ def texts_expect_f1_equal(
         ... )
     """
     __tracebackhide__ = True
-    _a.expect_equal(
-        "f1",
-        "texts_expect_f1_equal",
-        expected,
-        given,
-        target,
-        max_delta,
-        skip_warnings,
-        retry_on_error,
+    _a.check(
+        "texts_expect_f1_equal", (expected, given, target, max_delta, skip_warnings, retry_on_error)
     )
 
 
@@ -134,15 +126,9 @@ def texts_expect_f1_range(
         ... )
     """
     __tracebackhide__ = True
-    _a.expect_range(
-        "f1",
+    _a.check(
         "texts_expect_f1_range",
-        expected,
-        given,
-        min_score,
-        max_score,
-        skip_warnings,
-        retry_on_error,
+        (expected, given, min_score, max_score, skip_warnings, retry_on_error),
     )
 
 
@@ -178,15 +164,9 @@ def texts_expect_precision_equal(
         ... )
     """
     __tracebackhide__ = True
-    _a.expect_equal(
-        "precision",
+    _a.check(
         "texts_expect_precision_equal",
-        expected,
-        given,
-        target,
-        max_delta,
-        skip_warnings,
-        retry_on_error,
+        (expected, given, target, max_delta, skip_warnings, retry_on_error),
     )
 
 
@@ -222,15 +202,9 @@ def texts_expect_precision_range(
         ... )
     """
     __tracebackhide__ = True
-    _a.expect_range(
-        "precision",
+    _a.check(
         "texts_expect_precision_range",
-        expected,
-        given,
-        min_score,
-        max_score,
-        skip_warnings,
-        retry_on_error,
+        (expected, given, min_score, max_score, skip_warnings, retry_on_error),
     )
 
 
@@ -266,15 +240,9 @@ def texts_expect_recall_equal(
         ... )
     """
     __tracebackhide__ = True
-    _a.expect_equal(
-        "recall",
+    _a.check(
         "texts_expect_recall_equal",
-        expected,
-        given,
-        target,
-        max_delta,
-        skip_warnings,
-        retry_on_error,
+        (expected, given, target, max_delta, skip_warnings, retry_on_error),
     )
 
 
@@ -310,15 +278,9 @@ def texts_expect_recall_range(
         ... )
     """
     __tracebackhide__ = True
-    _a.expect_range(
-        "recall",
+    _a.check(
         "texts_expect_recall_range",
-        expected,
-        given,
-        min_score,
-        max_score,
-        skip_warnings,
-        retry_on_error,
+        (expected, given, min_score, max_score, skip_warnings, retry_on_error),
     )
 
 
@@ -356,16 +318,9 @@ def texts_agg_f1_min(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_bound(
-        "f1",
+    _a.check(
         "texts_agg_f1_min",
-        AggType.MINIMUM,
-        expected,
-        given,
-        lower_bound,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -403,16 +358,9 @@ def texts_agg_f1_max(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_bound(
-        "f1",
+    _a.check(
         "texts_agg_f1_max",
-        AggType.MAXIMUM,
-        expected,
-        given,
-        upper_bound,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -451,17 +399,9 @@ def texts_agg_f1_mean(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_target(
-        "f1",
+    _a.check(
         "texts_agg_f1_mean",
-        AggType.MEAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -500,17 +440,9 @@ def texts_agg_f1_median(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_target(
-        "f1",
+    _a.check(
         "texts_agg_f1_median",
-        AggType.MEDIAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -548,16 +480,9 @@ def texts_agg_precision_min(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_bound(
-        "precision",
+    _a.check(
         "texts_agg_precision_min",
-        AggType.MINIMUM,
-        expected,
-        given,
-        lower_bound,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -595,16 +520,9 @@ def texts_agg_precision_max(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_bound(
-        "precision",
+    _a.check(
         "texts_agg_precision_max",
-        AggType.MAXIMUM,
-        expected,
-        given,
-        upper_bound,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -643,17 +561,9 @@ def texts_agg_precision_mean(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_target(
-        "precision",
+    _a.check(
         "texts_agg_precision_mean",
-        AggType.MEAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -692,17 +602,9 @@ def texts_agg_precision_median(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_target(
-        "precision",
+    _a.check(
         "texts_agg_precision_median",
-        AggType.MEDIAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -740,16 +642,9 @@ def texts_agg_recall_min(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_bound(
-        "recall",
+    _a.check(
         "texts_agg_recall_min",
-        AggType.MINIMUM,
-        expected,
-        given,
-        lower_bound,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -787,16 +682,9 @@ def texts_agg_recall_max(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_bound(
-        "recall",
+    _a.check(
         "texts_agg_recall_max",
-        AggType.MAXIMUM,
-        expected,
-        given,
-        upper_bound,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -835,17 +723,9 @@ def texts_agg_recall_mean(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_target(
-        "recall",
+    _a.check(
         "texts_agg_recall_mean",
-        AggType.MEAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
     )
 
 
@@ -884,17 +764,9 @@ def texts_agg_recall_median(
         ... )
     """
     __tracebackhide__ = True
-    _a.agg_target(
-        "recall",
+    _a.check(
         "texts_agg_recall_median",
-        AggType.MEDIAN,
-        expected,
-        given,
-        target,
-        max_delta,
-        full_runs,
-        each_question_runs,
-        retry_on_error,
+        (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
     )
 
 

@@ -6,22 +6,15 @@ behaves exactly like the function it names; its failure message names the metric
 (``Text completeness (precision) below minimum: ...``).
 
 Note that Ragas and FActScore use the words precision and recall the other way round.
-
-Over 400 lines: one function per public alias of the reference API, each with its
-signature and docstring (the reference's, for drop-in use).
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable, Sequence
-from functools import partial
-from typing import Any
 
 import pytest_texts_score._assertion as _a
 import pytest_texts_score._seams as _seams
 
 # The functions the aliases call, under this module's names as in the reference (a test may
-# patch ``api_wrappers.texts_agg_precision_mean``; see ``_alias``).
+# patch ``api_wrappers.texts_agg_precision_mean``; see ``_assertion.check``).
 from pytest_texts_score.api import texts_agg_f1_mean as texts_agg_f1_mean
 from pytest_texts_score.api import texts_agg_precision_max as texts_agg_precision_max
 from pytest_texts_score.api import texts_agg_precision_mean as texts_agg_precision_mean
@@ -35,7 +28,6 @@ from pytest_texts_score.api import texts_expect_precision_equal as texts_expect_
 from pytest_texts_score.api import texts_expect_precision_range as texts_expect_precision_range
 from pytest_texts_score.api import texts_expect_recall_equal as texts_expect_recall_equal
 from pytest_texts_score.api import texts_expect_recall_range as texts_expect_recall_range
-from pytest_texts_score.evaluate_score import AggType
 
 __all__ = [
     "texts_agg_completeness_average",
@@ -58,29 +50,6 @@ __all__ = [
 ]
 
 
-def _alias(
-    chain: Sequence[str],
-    args: Sequence[Any],
-    internal: Callable[..., None],
-    *,
-    alias: str | None,
-) -> None:
-    """Call the aliased function through this module's name for it, as the reference does.
-
-    ``chain`` is the alias's path of names here (``texts_agg_completeness_average`` calls
-    ``texts_agg_precision_average``, which calls ``texts_agg_precision_mean``): the first one a
-    test replaced is called with the alias's positional arguments; when none is replaced the
-    assertion runs as ``internal(*args, alias=alias)``, under the alias's own name (its failure
-    message says ``completeness``).
-    """
-    __tracebackhide__ = True
-    replacement = _seams.first_replacement([(_seams.WRAPPERS, name) for name in chain])
-    if replacement is not None:
-        replacement(*args)
-        return
-    internal(*args, alias=alias)
-
-
 def texts_agg_completeness_average(
     expected: str,
     given: str,
@@ -92,11 +61,9 @@ def texts_agg_completeness_average(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api_wrappers.texts_agg_precision_average`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_precision_average", "texts_agg_precision_mean"),
+    _a.check(
+        "texts_agg_completeness_average",
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_target, "precision", "texts_agg_completeness_average", AggType.MEAN),
-        alias="completeness",
     )
 
 
@@ -110,11 +77,9 @@ def texts_agg_completeness_max(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_precision_max`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_precision_max",),
+    _a.check(
+        "texts_agg_completeness_max",
         (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_bound, "precision", "texts_agg_completeness_max", AggType.MAXIMUM),
-        alias="completeness",
     )
 
 
@@ -129,11 +94,9 @@ def texts_agg_completeness_mean(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_precision_mean`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_precision_mean",),
+    _a.check(
+        "texts_agg_completeness_mean",
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_target, "precision", "texts_agg_completeness_mean", AggType.MEAN),
-        alias="completeness",
     )
 
 
@@ -148,11 +111,9 @@ def texts_agg_completeness_median(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_precision_median`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_precision_median",),
+    _a.check(
+        "texts_agg_completeness_median",
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_target, "precision", "texts_agg_completeness_median", AggType.MEDIAN),
-        alias="completeness",
     )
 
 
@@ -166,11 +127,9 @@ def texts_agg_completeness_min(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_precision_min`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_precision_min",),
+    _a.check(
+        "texts_agg_completeness_min",
         (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_bound, "precision", "texts_agg_completeness_min", AggType.MINIMUM),
-        alias="completeness",
     )
 
 
@@ -185,11 +144,9 @@ def texts_agg_correctness_average(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api_wrappers.texts_agg_recall_average`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_recall_average", "texts_agg_recall_mean"),
+    _a.check(
+        "texts_agg_correctness_average",
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_target, "recall", "texts_agg_correctness_average", AggType.MEAN),
-        alias="correctness",
     )
 
 
@@ -203,11 +160,9 @@ def texts_agg_correctness_max(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_recall_max`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_recall_max",),
+    _a.check(
+        "texts_agg_correctness_max",
         (expected, given, upper_bound, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_bound, "recall", "texts_agg_correctness_max", AggType.MAXIMUM),
-        alias="correctness",
     )
 
 
@@ -222,11 +177,9 @@ def texts_agg_correctness_mean(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_recall_mean`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_recall_mean",),
+    _a.check(
+        "texts_agg_correctness_mean",
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_target, "recall", "texts_agg_correctness_mean", AggType.MEAN),
-        alias="correctness",
     )
 
 
@@ -241,11 +194,9 @@ def texts_agg_correctness_median(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_recall_median`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_recall_median",),
+    _a.check(
+        "texts_agg_correctness_median",
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_target, "recall", "texts_agg_correctness_median", AggType.MEDIAN),
-        alias="correctness",
     )
 
 
@@ -259,11 +210,9 @@ def texts_agg_correctness_min(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_recall_min`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_recall_min",),
+    _a.check(
+        "texts_agg_correctness_min",
         (expected, given, lower_bound, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_bound, "recall", "texts_agg_correctness_min", AggType.MINIMUM),
-        alias="correctness",
     )
 
 
@@ -278,11 +227,9 @@ def texts_agg_f1_average(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_f1_mean`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_f1_mean",),
+    _a.check(
+        "texts_agg_f1_average",
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_target, "f1", "texts_agg_f1_average", AggType.MEAN),
-        alias=None,
     )
 
 
@@ -297,11 +244,9 @@ def texts_agg_precision_average(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_precision_mean`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_precision_mean",),
+    _a.check(
+        "texts_agg_precision_average",
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_target, "precision", "texts_agg_precision_average", AggType.MEAN),
-        alias=None,
     )
 
 
@@ -316,11 +261,9 @@ def texts_agg_recall_average(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_agg_recall_mean`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_agg_recall_mean",),
+    _a.check(
+        "texts_agg_recall_average",
         (expected, given, target, max_delta, full_runs, each_question_runs, retry_on_error),
-        partial(_a.agg_target, "recall", "texts_agg_recall_average", AggType.MEAN),
-        alias=None,
     )
 
 
@@ -334,11 +277,9 @@ def texts_expect_completeness_equal(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_expect_precision_equal`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_expect_precision_equal",),
+    _a.check(
+        "texts_expect_completeness_equal",
         (expected, given, target, max_delta, skip_warnings, retry_on_error),
-        partial(_a.expect_equal, "precision", "texts_expect_completeness_equal"),
-        alias="completeness",
     )
 
 
@@ -352,11 +293,9 @@ def texts_expect_completeness_range(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_expect_precision_range`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_expect_precision_range",),
+    _a.check(
+        "texts_expect_completeness_range",
         (expected, given, min_score, max_score, skip_warnings, retry_on_error),
-        partial(_a.expect_range, "precision", "texts_expect_completeness_range"),
-        alias="completeness",
     )
 
 
@@ -370,11 +309,9 @@ def texts_expect_correctness_equal(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_expect_recall_equal`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_expect_recall_equal",),
+    _a.check(
+        "texts_expect_correctness_equal",
         (expected, given, target, max_delta, skip_warnings, retry_on_error),
-        partial(_a.expect_equal, "recall", "texts_expect_correctness_equal"),
-        alias="correctness",
     )
 
 
@@ -388,11 +325,9 @@ def texts_expect_correctness_range(
 ) -> None:
     """Alias for :func:`~pytest_texts_score.api.texts_expect_recall_range`."""
     __tracebackhide__ = True
-    _alias(
-        ("texts_expect_recall_range",),
+    _a.check(
+        "texts_expect_correctness_range",
         (expected, given, min_score, max_score, skip_warnings, retry_on_error),
-        partial(_a.expect_range, "recall", "texts_expect_correctness_range"),
-        alias="correctness",
     )
 
 

@@ -13,9 +13,15 @@ from typing import Any
 
 import pytest_texts_score._validation as v
 from pytest_texts_score._outcome import answer_dicts
-from pytest_texts_score._pipeline import answer_question_set, make_question_set
+from pytest_texts_score._pipeline import judge_of
 from pytest_texts_score._seams import door_call
-from scorekit.judges import InvalidReplyError, number_questions, parse_questions, reasons_of
+from scorekit.judges import (
+    InvalidReplyError,
+    number_questions,
+    parse_questions,
+    reasons_of,
+    run_sync,
+)
 
 __all__ = ["evaluate_questions", "make_questions"]
 
@@ -39,11 +45,11 @@ def make_questions(base_text: str) -> str:
     """
     __tracebackhide__ = True
     base_text = v.check_text(base_text, "base_text")
+    if not base_text.strip():
+        return number_questions([])
     call = door_call()  # the run it belongs to, when the pipeline calls it
-    questions = make_question_set(
-        base_text, run=call.run[0], retry_on_error=call.retry, session=call.session
-    )
-    return number_questions(questions)
+    judge = judge_of(call.session)
+    return number_questions(run_sync(judge.questions(base_text, run=call.run[0], retry=call.retry)))
 
 
 def _questions_of(questions_text: str) -> list[str]:
@@ -80,8 +86,9 @@ def evaluate_questions(answer_text: str, questions_text: str) -> list[dict[str, 
     __tracebackhide__ = True
     answer_text = v.check_text(answer_text, "answer_text")
     questions = _questions_of(v.check_text(questions_text, "questions_text"))
-    call = door_call()
-    answers = answer_question_set(
-        answer_text, questions, run=call.run, retry_on_error=call.retry, session=call.session
-    )
+    answers: list[float] = [0.0] * len(questions)  # a blank text supports nothing
+    if questions and answer_text.strip():
+        call = door_call()
+        judge = judge_of(call.session)
+        answers = run_sync(judge.answers(answer_text, questions, run=call.run, retry=call.retry))
     return answer_dicts(questions, answers, reasons_of(answers))

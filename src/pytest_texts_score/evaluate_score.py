@@ -224,29 +224,19 @@ def texts_evaluate_recall(expected: str, given: str, retry_on_error: bool = True
     return _scores.evaluate_work("recall", expected, given, retry_on_error).score
 
 
-def _multiple_runs(
-    metric: str,
-    expected: str,
-    given: str,
-    generate_questions: int,
-    generate_answers_per_questions: int,
-    retry_on_error: bool,
-) -> TextsOutcome:
-    """Check the arguments of a multiple-run function, then score every run together."""
+def _runs(generate_questions: int, generate_answers_per_questions: int) -> tuple[int, int]:
     __tracebackhide__ = True
-    q, a = v.check_runs(
-        generate_questions,
-        generate_answers_per_questions,
-        names=("generate_questions", "generate_answers_per_questions"),
-    )
-    return _scores.multiple_work(
-        metric,
-        v.check_text(expected, "expected"),
-        v.check_text(given, "given"),
-        q,
-        a,
-        retry_on_error,
-    )
+    names = ("generate_questions", "generate_answers_per_questions")
+    return v.check_runs(generate_questions, generate_answers_per_questions, names=names)
+
+
+def _multiple_runs(
+    metric: str, expected: str, given: str, q: int, a: int, retry: bool
+) -> TextsOutcome:
+    """Score every run of a multiple-run function together (its run counts checked)."""
+    __tracebackhide__ = True
+    expected = v.check_text(expected, "expected")
+    return _scores.multiple_work(metric, expected, v.check_text(given, "given"), q, a, retry)
 
 
 def texts_multiple_f1(
@@ -285,9 +275,8 @@ def texts_multiple_f1(
         [1.0, 1.0]
     """
     __tracebackhide__ = True
-    outcome = _multiple_runs(
-        "f1", expected, given, generate_questions, generate_answers_per_questions, retry_on_error
-    )
+    q, a = _runs(generate_questions, generate_answers_per_questions)
+    outcome = _multiple_runs("f1", expected, given, q, a, retry_on_error)
     if score_only:
         return outcome.scores("f1")
     return [
@@ -303,18 +292,10 @@ def texts_multiple_f1(
 
 
 def _one_side_multiple(
-    metric: str,
-    expected: str,
-    given: str,
-    generate_questions: int,
-    generate_answers_per_questions: int,
-    score_only: bool,
-    retry_on_error: bool,
+    metric: str, expected: str, given: str, q: int, a: int, score_only: bool, retry: bool
 ) -> list[float] | list[tuple[int, int, float]]:
     __tracebackhide__ = True
-    outcome = _multiple_runs(
-        metric, expected, given, generate_questions, generate_answers_per_questions, retry_on_error
-    )
+    outcome = _multiple_runs(metric, expected, given, q, a, retry)
     scores = outcome.scores(metric)
     if score_only:
         return scores
@@ -351,15 +332,8 @@ def texts_multiple_precision(
         [1.0, 1.0, 1.0]
     """
     __tracebackhide__ = True
-    return _one_side_multiple(
-        "precision",
-        expected,
-        given,
-        generate_questions,
-        generate_answers_per_questions,
-        score_only,
-        retry_on_error,
-    )
+    q, a = _runs(generate_questions, generate_answers_per_questions)
+    return _one_side_multiple("precision", expected, given, q, a, score_only, retry_on_error)
 
 
 def texts_multiple_recall(
@@ -392,36 +366,18 @@ def texts_multiple_recall(
         [1.0, 1.0]
     """
     __tracebackhide__ = True
-    return _one_side_multiple(
-        "recall",
-        expected,
-        given,
-        generate_questions,
-        generate_answers_per_questions,
-        score_only,
-        retry_on_error,
-    )
+    q, a = _runs(generate_questions, generate_answers_per_questions)
+    return _one_side_multiple("recall", expected, given, q, a, score_only, retry_on_error)
 
 
 def _aggregated(
-    metric: str,
-    expected: str,
-    given: str,
-    generate_questions: int,
-    generate_answers_per_questions: int,
-    agg_type: AggLike,
-    retry_on_error: bool,
+    metric: str, expected: str, given: str, q: int, a: int, how: AggType, retry: bool
 ) -> float:
+    """The aggregate of ``metric`` over the runs (run counts and aggregation checked)."""
     __tracebackhide__ = True
-    how = _agg_type(agg_type)  # an unknown type fails before any judge call
-    q, a = v.check_runs(
-        generate_questions,
-        generate_answers_per_questions,
-        names=("generate_questions", "generate_answers_per_questions"),
-    )
     expected = v.check_text(expected, "expected")
     given = v.check_text(given, "given")
-    return _scores.agg_work(metric, expected, given, q, a, how, retry_on_error)[0]
+    return _scores.agg_work(metric, expected, given, q, a, how, retry)[0]
 
 
 def texts_agg_f1(
@@ -450,15 +406,9 @@ def texts_agg_f1(
         1.0
     """
     __tracebackhide__ = True
-    return _aggregated(
-        "f1",
-        expected,
-        given,
-        generate_questions,
-        generate_answers_per_questions,
-        agg_type,
-        retry_on_error,
-    )
+    how = _agg_type(agg_type)
+    q, a = _runs(generate_questions, generate_answers_per_questions)
+    return _aggregated("f1", expected, given, q, a, how, retry_on_error)
 
 
 def texts_agg_precision(
@@ -487,15 +437,9 @@ def texts_agg_precision(
         1.0
     """
     __tracebackhide__ = True
-    return _aggregated(
-        "precision",
-        expected,
-        given,
-        generate_questions,
-        generate_answers_per_questions,
-        agg_type,
-        retry_on_error,
-    )
+    how = _agg_type(agg_type)
+    q, a = _runs(generate_questions, generate_answers_per_questions)
+    return _aggregated("precision", expected, given, q, a, how, retry_on_error)
 
 
 def texts_agg_recall(
@@ -524,15 +468,9 @@ def texts_agg_recall(
         1.0
     """
     __tracebackhide__ = True
-    return _aggregated(
-        "recall",
-        expected,
-        given,
-        generate_questions,
-        generate_answers_per_questions,
-        agg_type,
-        retry_on_error,
-    )
+    how = _agg_type(agg_type)
+    q, a = _runs(generate_questions, generate_answers_per_questions)
+    return _aggregated("recall", expected, given, q, a, how, retry_on_error)
 
 
 # Every public name is a seam a test may patch; these are the originals.

@@ -67,15 +67,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     """
     group = parser.getgroup("llm-scorekit", "LLM judge (llm-scorekit: pytest_texts_score)")
     for opt in OPTIONS:
-        kwargs: dict[str, Any] = {
-            "action": "store",
-            "default": None,
-            "dest": opt.name,
-            "help": _help(opt),
-        }
-        if opt.choices:
-            kwargs["choices"] = list(opt.choices)
-        group.addoption(opt.flag, **kwargs)
+        choices = list(opt.choices) or None
+        group.addoption(opt.flag, default=None, dest=opt.name, help=_help(opt), choices=choices)
         # getini() returns the documented default (``llm_api_version`` 2024-05-01,
         # ``llm_max_tokens`` 8192, as the reference's) when the ini file does not set the key;
         # marked, so that the environment still comes before it (see IniDefault).
@@ -104,14 +97,7 @@ def pytest_configure(config: pytest.Config) -> None:
     ensure_session(config)
     apply_pending()
     _configs.append(config)
-
-    def _forget() -> None:
-        for i in range(len(_configs) - 1, -1, -1):
-            if _configs[i] is config:
-                del _configs[i]
-                break
-
-    config.add_cleanup(_forget)
+    config.add_cleanup(lambda: _configs.remove(config))
 
 
 def get_config() -> pytest.Config:

@@ -50,15 +50,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         f"Run every @pytest.mark.{MARKER} test this many times (overrides the marker's runs;"
         " a nightly job runs more). Ini: llm_repeat."
     )
-    group.addoption("--llm-repeat", dest="llm_repeat", default=None, help=help_repeat)
-    parser.addini("llm_repeat", help_repeat, default=None)
     help_max = (
         "Borderline reruns: when the 95 percent interval of a texts_agg_* mean or median"
         " straddles its bound after full_runs runs, add runs in waves up to this many"
         " (off by default). Ini: llm_max_runs."
     )
-    group.addoption("--llm-max-runs", dest="llm_max_runs", default=None, help=help_max)
-    parser.addini("llm_max_runs", help_max, default=None)
+    for name, help_text in (("llm_repeat", help_repeat), ("llm_max_runs", help_max)):
+        group.addoption("--" + name.replace("_", "-"), dest=name, default=None, help=help_text)
+        parser.addini(name, help_text, default=None)
 
 
 @pytest.hookimpl(trylast=True)

@@ -70,12 +70,8 @@ def ensure_session(config: pytest.Config) -> ScoreSession:
         session.cache_dir_factory = lambda: str(cache.mkdir("llm-scorekit"))
     config.stash[SESSION_KEY] = session
     session.activate()
-
-    def _close() -> None:
-        session.deactivate()
-        session.close()
-
-    config.add_cleanup(_close)
+    config.add_cleanup(session.close)
+    config.add_cleanup(session.deactivate)  # first: cleanups run last in, first out
     return session
 
 

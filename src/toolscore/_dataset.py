@@ -13,7 +13,7 @@ import json
 import os
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from operator import attrgetter
 from typing import Any
@@ -69,12 +69,12 @@ def _with_matchers(calls: Any, where: str) -> Any:
     """Decode JSON-encoded matchers (``{"$regex": ...}``) inside each call's arguments."""
     if not isinstance(calls, list):
         return calls
-    out = []
-    for i, call in enumerate(calls):
-        if isinstance(call, dict) and isinstance(call.get("args"), dict):
-            call = {**call, "args": decode_value(call["args"], f"{where}[{i}].args")}
-        out.append(call)
-    return out
+    return [
+        {**call, "args": decode_value(call["args"], f"{where}[{i}].args")}
+        if isinstance(call, dict) and isinstance(call.get("args"), dict)
+        else call
+        for i, call in enumerate(calls)
+    ]
 
 
 @lru_cache(maxsize=4096)
@@ -197,20 +197,17 @@ class ToolTask:
                     ev = evaluation(expected, actual, strict, plain_gold=plain)
                 except RowError as exc:
                     out.append(exc)
-                    continue
                 except GoldFormatError as exc:
                     out.append(RowError("bad_gold", str(exc)))
-                    continue
                 except (TypeError, ValueError) as exc:
                     out.append(_blame(expected, exc))
-                    continue
                 except Exception as exc:  # a bug of ours must not stop a million-row run
                     out.append(RowError("internal", f"{type(exc).__name__}: {exc}"))
-                    continue
-                note = None
-                if len(caught) > seen:
-                    note = "; ".join(" ".join(str(w.message).split()) for w in caught[seen:])
-                out.append(_fields(ev, weights, graded, note))
+                else:
+                    note = None
+                    if len(caught) > seen:
+                        note = "; ".join(" ".join(str(w.message).split()) for w in caught[seen:])
+                    out.append(_fields(ev, weights, graded, note))
         return out, ({"warnings": float(len(caught))} if caught else {})
 
 
@@ -381,9 +378,8 @@ def evaluate_dataset(
         strict=strict,
         gold_key=gold_key,
         gold_index=index,
+        batch_size=ToolTask.batch_size if batch_size is None else batch_size,
     )
-    if batch_size is not None:
-        task = replace(task, batch_size=batch_size)
     return run_dataset(
         source,
         task,

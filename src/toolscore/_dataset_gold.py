@@ -49,14 +49,13 @@ def _object_index(source: Any, name: str, key: str, column: str) -> dict[str, st
         if file.format != "jsonl" or file.compression is not None or not name.endswith(".json"):
             continue
         with open(file.path, "rb") as fh:
-            head = fh.read(4096).lstrip()
-        if not head.startswith(b"{"):
-            continue
-        try:
-            with open(file.path, "rb") as fh:
+            if not fh.read(4096).lstrip().startswith(b"{"):
+                continue
+            fh.seek(0)
+            try:
                 data = json.load(fh)
-        except ValueError as exc:
-            raise DatasetError(f"{name}: not valid JSON ({exc})") from None
+            except ValueError as exc:
+                raise DatasetError(f"{name}: not valid JSON ({exc})") from None
         if isinstance(data, dict) and not ({key, column} <= set(data)):
             index.update((k, json.dumps(calls)) for k, calls in data.items())
     return index
@@ -64,13 +63,10 @@ def _object_index(source: Any, name: str, key: str, column: str) -> dict[str, st
 
 def _rows(batch: Any, name: str) -> list[Any]:
     if batch.lines is not None:
-        rows = []
-        for line in batch.lines:
-            try:
-                rows.append(json.loads(line))
-            except ValueError as exc:
-                raise DatasetError(f"{name}: a line is not valid JSON ({exc})") from None
-        return rows
+        try:
+            return [json.loads(line) for line in batch.lines]
+        except ValueError as exc:
+            raise DatasetError(f"{name}: a line is not valid JSON ({exc})") from None
     if batch.records is not None:
         return list(batch.records)
     return list(batch.table.to_pylist())

@@ -28,10 +28,13 @@ import json
 import math
 import sys
 import warnings
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from scorekit.files import write_text_atomic
+from scorekit.format import SCORE_DECIMALS, align_columns, format_score
+from scorekit.report import created_stamp, finite
 
 if TYPE_CHECKING:
     from toolscore._engine.score.result import EvaluationResult
@@ -52,10 +55,6 @@ LOWER_IS_BETTER = frozenset({"redundant_rate"})
 """Metrics where a rise is the regression."""
 
 _EPSILON = 1e-9  # float noise in a difference is not a change
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 def _file_hash(path: str | Path | None) -> str:
@@ -123,13 +122,7 @@ class ComparisonResult:
             "summary": self.summary,
             "gold_changed": self.gold_changed,
             # JSON has no NaN: a metric the new evaluation did not measure reads null.
-            "items": [
-                {
-                    k: v if _finite(v) or not isinstance(v, float) else None
-                    for k, v in vars(i).items()
-                }
-                for i in self.items
-            ],
+            "items": [finite(vars(i)) for i in self.items],
             "regression_count": len(self.regressions),
             "improvement_count": len(self.improvements),
         }
@@ -173,7 +166,7 @@ class Baseline:
 
         return cls(
             version=__version__,
-            created_at=_now(),
+            created_at=created_stamp(),
             gold_file_hash=_file_hash(gold_file),
             metrics=metric_values(result),
             metadata={
@@ -182,17 +175,9 @@ class Baseline:
             },
         )
 
-    _extract_metrics = staticmethod(metric_values)
-
     def to_dict(self) -> dict[str, Any]:
         """Plain data, as saved."""
-        return {
-            "version": self.version,
-            "created_at": self.created_at,
-            "gold_file_hash": self.gold_file_hash,
-            "metrics": dict(self.metrics),
-            "metadata": dict(self.metadata),
-        }
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Baseline:
@@ -215,8 +200,6 @@ def save_baseline(
     Returns:
         The file's path.
     """
-    from scorekit.files import write_text_atomic
-
     path = Path(output_path)
     baseline = Baseline.from_result(result, gold_file)
     write_text_atomic(path, json.dumps(baseline.to_dict(), indent=2) + "\n")
@@ -283,11 +266,8 @@ def compare_to_baseline(
         percent = (
             delta / before * 100 if before else (0.0 if delta == 0 else math.copysign(100, delta))
         )
-        items.append(
-            RegressionItem(
-                name, before, now, delta, percent, threshold, _status(name, delta, threshold)
-            )
-        )
+        status = _status(name, delta, threshold)
+        items.append(RegressionItem(name, before, now, delta, percent, threshold, status))
     items.sort(key=lambda i: (i.status != "regression", -abs(i.delta)))
     changed = bool(gold_file and baseline.gold_file_hash) and (
         _file_hash(gold_file) != baseline.gold_file_hash
@@ -313,7 +293,7 @@ def compare_to_baseline(
         passed=regressions == 0,
         threshold=threshold,
         baseline_timestamp=baseline.created_at,
-        comparison_timestamp=_now(),
+        comparison_timestamp=created_stamp(),
         items=items,
         summary=summary,
         gold_changed=changed,
@@ -322,23 +302,15 @@ def compare_to_baseline(
 
 def render_comparison(comparison: ComparisonResult) -> str:
     """The comparison as a plain-text table with the summary line."""
-    from scorekit.format import SCORE_DECIMALS, align_columns, format_score
-
     rows = [["metric", "baseline", "current", "change", "status"]]
     for item in comparison.items:
+        row = [item.metric_name, format_score(item.baseline_value)]
         if item.status == "unavailable":
-            before = format_score(item.baseline_value)
-            rows.append([item.metric_name, before, "-", "-", "not measured"])
-            continue
-        rows.append(
-            [
-                item.metric_name,
-                format_score(item.baseline_value),
-                format_score(item.current_value),
-                f"{item.delta:+.{SCORE_DECIMALS}f}",
-                {"regression": "REGRESSION", "improvement": "improved"}.get(item.status, "ok"),
-            ]
-        )
+            rows.append([*row, "-", "-", "not measured"])
+        else:
+            status = {"regression": "REGRESSION", "improvement": "improved"}.get(item.status, "ok")
+            change = f"{item.delta:+.{SCORE_DECIMALS}f}"
+            rows.append([*row, format_score(item.current_value), change, status])
     lines = align_columns(rows, right={1, 2, 3})
     lines.append(f"Baseline from {comparison.baseline_timestamp or 'an unknown time'}.")
     lines.append(comparison.summary)

@@ -33,8 +33,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
+from toolscore._engine.read.trace_files import read_json_file
 from toolscore._engine.score.details import jsonable
 from toolscore.adapters.base import ToolCall
+from toolscore.integrations import auto_extract
 
 __all__ = ["TraceCapture", "capture_trace"]
 
@@ -70,8 +72,6 @@ def _tools_of(result: Any) -> tuple[list[dict[str, Any]], str | None]:
         isinstance(c, ToolCall) or (isinstance(c, Mapping) and "tool" in c) for c in result
     ):
         return [_call_dict(c) for c in result], None
-    from toolscore.integrations import auto_extract
-
     try:
         return [dict(c) for c in auto_extract(result)], None
     except (TypeError, ValueError):
@@ -179,20 +179,14 @@ class TraceCapture:
         Returns:
             The gold file written.
         """
-        from toolscore._engine.read.trace_files import read_json_file
-
         data = read_json_file(trace_file)
         calls = data.get("tools") if isinstance(data, Mapping) else data
         if not isinstance(calls, list):
             raise ValueError(f"{os.fspath(trace_file)}: not a captured trace (no 'tools' list)")
         text = description or (data.get("description", "") if isinstance(data, Mapping) else "")
-        gold: list[dict[str, Any]] = []
-        for call in calls:
-            item = _call_dict(call)
-            entry: dict[str, Any] = {"tool": item["tool"], "args": item.get("args") or {}}
-            if text:
-                entry["description"] = text
-            gold.append(entry)
+        extra = {"description": text} if text else {}
+        items = map(_call_dict, calls)
+        gold = [{"tool": item["tool"], "args": item.get("args") or {}, **extra} for item in items]
         return _write_json(Path(output_file), gold)
 
     # -- internals ---------------------------------------------------------------------

@@ -1,22 +1,8 @@
 """The ``toolscore`` command (also installed as ``tool-scorer``, Toolscore's name for it).
 
-Subcommands, one module each under ``toolscore._cli``::
-
-    toolscore eval GOLD TRACE        score a trace (exit 1 below --min-score)
-    toolscore compare GOLD TRACE...  rank several traces
-    toolscore eval-dataset SOURCE    score every row of a dataset (JSON lines, Parquet; Ray)
-    toolscore regression BASELINE TRACE -g GOLD
-                                     compare with a saved baseline (exit 1 on a regression)
-    toolscore record / approve / snapshots list|show|rm
-                                     the snapshot workflow (see toolscore.snapshots)
-    toolscore validate FILE          check that a trace (or gold) file can be read
-    toolscore generate --from-openai FUNCTIONS
-                                     gold cases from function schemas
-    toolscore init                   a test suite for your agent that passes right away
-    toolscore bfcl OUTPUTS -q Q -a A score a model's outputs with BFCL's rules (toolscore.bfcl)
-    toolscore honesty RUN.json       check an agent's answer against its run
-    toolscore mcp list|lint|test|record, toolscore demo
-                                     grade an MCP server (see toolscore.mcp)
+The subcommands (``eval``, ``compare``, ``eval-dataset``, ``regression``, ``record``,
+``approve``, ``snapshots``, ``validate``, ``generate``, ``honesty``, ``init``, ``bfcl``, ``mcp``,
+``demo``) live in the modules of ``toolscore._cli``; ``toolscore --help`` describes them.
 
 Exit codes: 0 success; 1 a score below its threshold, a regression, a forbidden call with
 ``--fail-on-violations``; 2 bad input (a missing, empty or malformed file, an unknown trace
@@ -32,22 +18,22 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from scorekit.cli import warnings_as_lines
-from toolscore._cli import compare as compare_command
-from toolscore._cli import eval_dataset as dataset_command
-from toolscore._cli import evaluate as evaluate_commands
-from toolscore._cli import generate as generate_command
-from toolscore._cli import honesty as honesty_command
-from toolscore._cli import init as init_command
-from toolscore._cli import regression as regression_command
-from toolscore._cli import snapshots as snapshot_commands
-from toolscore._cli import validate as validate_command
+from scorekit.cli import reader_left, warnings_as_lines
+from toolscore._cli import (
+    compare,
+    eval_dataset,
+    evaluate,
+    generate,
+    honesty,
+    init,
+    regression,
+    snapshots,
+    validate,
+)
 from toolscore._cli.common import EXIT_BAD_INPUT, CommandError
 from toolscore._engine.read.trace_files import TraceFileError
 
 __all__ = ["main", "run"]
-
-_BadInput = CommandError  # the name subcommand modules of other packages may still use
 
 
 class _Parser(argparse.ArgumentParser):
@@ -76,22 +62,13 @@ def _parser() -> argparse.ArgumentParser:
         "--version", action=_Version, nargs=0, help="show program's version number and exit"
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    evaluate_commands.register(sub)
-    compare_command.register(sub)
-    dataset_command.register(sub)
-    regression_command.register(sub)
-    snapshot_commands.register(sub)
-    validate_command.register(sub)
-    generate_command.register(sub)
-    honesty_command.register(sub)
-    init_command.register(sub)
     # ``mcp`` and ``demo`` live in this package's _cli, away from toolscore.mcp: defining
     # their options must not import the MCP client (asyncio would slow every other command).
-    from toolscore._cli.bfcl import register as register_bfcl
-    from toolscore._cli.mcp import register as register_mcp
+    from toolscore._cli import bfcl, mcp
 
-    register_bfcl(sub)
-    register_mcp(sub)
+    commands = (evaluate, compare, eval_dataset, regression, snapshots, validate, generate)
+    for command in (*commands, honesty, init, bfcl, mcp):
+        command.register(sub)
     return parser
 
 
@@ -115,13 +92,11 @@ def run(argv: Sequence[str] | None = None, *, out: TextIO | None = None) -> int:
         # e.g. arguments that are not valid JSON: the call is kept, the user is told, in one line.
         with warnings_as_lines("toolscore"):
             return int(args.run(args, stream))
-    except (TraceFileError, _BadInput) as exc:
+    except (TraceFileError, CommandError) as exc:
         sys.stderr.write(f"toolscore: error: {exc}\n")
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # The reader left early (`| head`): quiet, and no verdict claimed for a cut output.
-        from scorekit.cli import reader_left
-
         return reader_left()
     except OSError as exc:
         name = exc.filename if exc.filename is not None else "?"

@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from scorekit.files import write_text_atomic
+from scorekit.format import align_columns, format_score
+from toolscore.baseline import metric_values
 
 if TYPE_CHECKING:
     from toolscore._engine.score.result import EvaluationResult
@@ -33,17 +36,6 @@ __all__ = [
     "save_comparison_report",
 ]
 
-COMPARED_METRICS = (
-    "score",
-    "invocation_accuracy",
-    "selection_accuracy",
-    "tool_correctness",
-    "sequence_accuracy",
-    "argument_f1",
-    "redundant_rate",
-)
-"""The metrics compared, by Toolscore's names (``score`` is ours)."""
-
 _LABELS = {
     "score": "Score",
     "invocation_accuracy": "Invocation Acc",
@@ -54,10 +46,8 @@ _LABELS = {
     "redundant_rate": "Redundant Rate",
 }
 
-
-def _rank_key(values: dict[str, float], metric: str) -> Callable[[str], float]:
-    sign = 1.0 if metric == "redundant_rate" else -1.0  # lower redundancy is better
-    return lambda name: sign * values[name]
+COMPARED_METRICS = tuple(_LABELS)
+"""The metrics compared, by Toolscore's names (``score`` is ours)."""
 
 
 def compare_models(model_results: dict[str, EvaluationResult]) -> dict[str, Any]:
@@ -73,14 +63,16 @@ def compare_models(model_results: dict[str, EvaluationResult]) -> dict[str, Any]
         ``average_score``: the mean of the Toolscore metrics, redundancy inverted) and
         ``summary`` (``total_models``, ``average_scores``).
     """
-    from toolscore.baseline import metric_values
-
     if not model_results:
         return {}
     models = list(model_results)
     values = {name: metric_values(result) for name, result in model_results.items()}
     metrics = {m: {name: values[name].get(m, 0.0) for name in models} for m in COMPARED_METRICS}
-    rankings = {m: sorted(models, key=_rank_key(metrics[m], m)) for m in COMPARED_METRICS}
+    # Best first, ties in the given order; lower redundancy is better.
+    rankings = {
+        m: sorted(models, key=metrics[m].__getitem__, reverse=m != "redundant_rate")
+        for m in COMPARED_METRICS
+    }
     averages = {}
     for name in models:
         parts = [
@@ -108,8 +100,6 @@ def render_comparison_table(comparison: dict[str, Any]) -> str:
     models = comparison.get("models") or []
     if not models:
         return "No models to compare."
-    from scorekit.format import format_score
-
     rows = [["metric", *models, "best"]]
     for metric, label in _LABELS.items():
         values = comparison["metrics"].get(metric)
@@ -118,8 +108,6 @@ def render_comparison_table(comparison: dict[str, Any]) -> str:
         rows.append(
             [label, *(format_score(values[m]) for m in models), comparison["rankings"][metric][0]]
         )
-    from scorekit.format import align_columns
-
     lines = align_columns(rows, right=set(range(1, len(rows[0]) - 1)))
     best = comparison["best_model"]
     lines.append(
@@ -140,8 +128,6 @@ def print_comparison_table(comparison: dict[str, Any], console: Any | None = Non
 
 def save_comparison_report(comparison: dict[str, Any], output_file: str | Path) -> Path:
     """Write the comparison document as JSON (folders created as needed); returns the path."""
-    from scorekit.files import write_text_atomic
-
     path = Path(output_file)
     write_text_atomic(path, json.dumps(comparison, indent=2) + "\n")
     return path

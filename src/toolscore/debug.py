@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from toolscore.diff import build_eval_fix_list
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -25,8 +27,6 @@ def fix_lines(result: EvaluationResult) -> list[str]:
         >>> fix_lines(evaluate([{"tool": "a", "args": {}}], [{"tool": "a", "args": {}}]))
         ['Nothing to fix: every expected call was made as expected.']
     """
-    from toolscore.diff import build_eval_fix_list
-
     fixes = build_eval_fix_list(result.gold_calls, result.trace_calls, strict=result.strict)
     if not fixes:
         return ["Nothing to fix: every expected call was made as expected."]

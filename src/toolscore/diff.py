@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
+from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
 from toolscore._engine.align.pairing import Alignment, align
@@ -52,13 +53,10 @@ def _argument_problems(
     lines = []
     for arg in argument_details(e_args, a_args, strict):
         if arg.status == "mismatch":
-            lines.append(
-                f"{arg.name}: {format_value(arg.expected, 40)} != {format_value(arg.actual, 40)}"
-            )
-        elif arg.status == "missing":
-            lines.append(f"missing: {arg.name}")
-        elif arg.status == "unexpected":
-            lines.append(f"unexpected: {arg.name}")
+            shown = f"{format_value(arg.expected, 40)} != {format_value(arg.actual, 40)}"
+            lines.append(f"{arg.name}: {shown}")
+        elif arg.status in ("missing", "unexpected"):
+            lines.append(f"{arg.status}: {arg.name}")
     if e_args == {} and a_args and not lines:
         lines.append("expected no arguments")
     return lines
@@ -107,18 +105,15 @@ def build_diff_table(gold: Calls, trace: Calls, *, strict: bool = False) -> Tabl
     g, t, alignment = _read(gold, trace, strict)
     table = Table(title="Expected vs actual tool calls", show_lines=True, header_style="bold")
     table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("Expected", overflow="fold")
-    table.add_column("Actual", overflow="fold")
-    table.add_column("Status", overflow="fold")
+    for title in ("Expected", "Actual", "Status"):
+        table.add_column(title, overflow="fold")
     for n, (i, j, problems) in enumerate(_rows(g, t, alignment, strict), 1):
         expected = format_call(g.tools[i], g.args[i]) if i is not None else "-"
         actual = format_call(t.tools[j], t.args[j]) if j is not None else "-"
-        style = (
-            "green"
-            if not problems
-            else ("red" if problems[0] in ("MISSING", "EXTRA") else "yellow")
-        )
-        status = "ok" if not problems else "\n".join(problems)
+        style, status = "green", "ok"
+        if problems:
+            style = "red" if problems[0] in ("MISSING", "EXTRA") else "yellow"
+            status = "\n".join(problems)
         table.add_row(str(n), Text(expected), Text(actual), Text(status, style=style), style=style)
     return table
 
@@ -176,8 +171,6 @@ def _swaps(gold: CallList, trace: CallList, alignment: Alignment) -> list[tuple[
     First by name (a misspelt tool: the closest name, similarity >= 0.6), then by place (a
     missing and an extra call between the same two aligned pairs, in order).
     """
-    from difflib import SequenceMatcher
-
     missing, extra = list(alignment.missing), list(alignment.extra)
     swaps: list[tuple[int, int]] = []
     for i in list(missing):
@@ -191,15 +184,9 @@ def _swaps(gold: CallList, trace: CallList, alignment: Alignment) -> list[tuple[
             missing.remove(i)
             extra.remove(best[2])
     pairs = sorted(alignment.pairs)
-
-    def gap_e(i: int) -> int:
-        return sum(1 for e, _ in pairs if e < i)
-
-    def gap_a(j: int) -> int:
-        return sum(1 for _, a in pairs if a < j)
-
-    for i in list(missing):
-        j = next((j for j in extra if gap_a(j) == gap_e(i)), None)
+    for i in missing:
+        gap = sum(1 for e, _ in pairs if e < i)
+        j = next((j for j in extra if sum(1 for _, a in pairs if a < j) == gap), None)
         if j is not None:
             swaps.append((i, j))
             extra.remove(j)
@@ -233,7 +220,8 @@ def build_eval_fix_list(gold: Calls, trace: Calls, *, strict: bool = False) -> l
                 priority=PRIORITY_ARGUMENTS,
             )
         )
-    for i, j in _swaps(g, t, alignment):
+    swaps = _swaps(g, t, alignment)
+    for i, j in swaps:
         out.append(
             FixSuggestion(
                 tool=t.tools[j],
@@ -243,9 +231,8 @@ def build_eval_fix_list(gold: Calls, trace: Calls, *, strict: bool = False) -> l
                 priority=PRIORITY_WRONG_TOOL,
             )
         )
-    swapped_e = {i for i, _ in _swaps(g, t, alignment)}
-    swapped_a = {j for _, j in _swaps(g, t, alignment)}
-    out.extend(_missing_fix(g.tools[i]) for i in alignment.missing if i not in swapped_e)
-    out.extend(_extra_fix(t.tools[j]) for j in alignment.extra if j not in swapped_a)
+    swapped = dict(swaps)
+    out.extend(_missing_fix(g.tools[i]) for i in alignment.missing if i not in swapped)
+    out.extend(_extra_fix(t.tools[j]) for j in alignment.extra if j not in swapped.values())
     out.sort(key=lambda s: s.priority)
     return out

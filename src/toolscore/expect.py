@@ -31,13 +31,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from toolscore._engine.check.assertions import (
-    ToolScoreAssertionError,
-    call_sync_agent,
-    check_min_score,
-    check_response,
-    record_row,
-)
+from toolscore._engine.check.assertions import call_sync_agent, check_response
 from toolscore._engine.check.expectation import (
     Declared,
     budget_check,
@@ -46,11 +40,18 @@ from toolscore._engine.check.expectation import (
     mode_problems,
     within_limits,
 )
+from toolscore._engine.check.failure import ToolScoreAssertionError, check_min_score, record_row
 from toolscore._engine.score.evaluate import evaluate_calls
 from toolscore._engine.score.result import EvaluationResult
 from toolscore._engine.score.weights import resolve_weights
 
 __all__ = ["Expectation", "expect"]
+
+_FORBIDDEN_HINT = (
+    "The agent made a call it must not make; look at what in the prompt or in the tool's "
+    "description leads it there, or narrow does_not_call() with argument matchers if only some "
+    "such calls are wrong."
+)
 
 
 class Expectation:
@@ -123,7 +124,7 @@ class Expectation:
         see :func:`toolscore.match_trajectory`. Only the arguments a declaration names are
         compared (args mode ``"superset"``), as everywhere in ``expect()``.
         """
-        from toolscore._engine.check.trajectory import check_mode
+        from toolscore._engine.check.trajectory_sides import check_mode
 
         self._mode = check_mode(mode, "mode(mode)")
         return self
@@ -160,28 +161,25 @@ class Expectation:
             TypeError: the agent is async (use :meth:`run_async`).
         """
         __tracebackhide__ = True
-        self._need_expectations()
-        started = time.perf_counter()
+        started = self._start()
         response = self._subject
         if self._is_agent():
-            self._need_prompt()
             response = call_sync_agent(self._subject, self._prompt, ".run_async()")
         return self._check(response, started)
 
     async def run_async(self) -> EvaluationResult:
         """Like :meth:`run`, awaiting the agent when it is async."""
         __tracebackhide__ = True
-        self._need_expectations()
-        started = time.perf_counter()
+        started = self._start()
         response = self._subject
         if self._is_agent():
-            self._need_prompt()
             response = self._subject(self._prompt)
             if inspect.isawaitable(response):
                 response = await response
         return self._check(response, started)
 
-    def _need_expectations(self) -> None:
+    def _start(self) -> float:
+        """The start time, once there is something to check (and a prompt for an agent)."""
         if (
             not (self._declared or self._forbidden or self._budget or self._honesty)
             and self._min_score is None
@@ -190,13 +188,12 @@ class Expectation:
                 "expect(...) has no expectations to check: declare at least one with .calls(), "
                 ".then_calls(), .does_not_call(), .within() or .with_score() before .run()"
             )
-
-    def _need_prompt(self) -> None:
-        if self._prompt is None:
+        if self._is_agent() and self._prompt is None:
             raise ValueError(
                 "expect(agent) needs .on(prompt) before .run(), e.g. "
                 "expect(agent).on('book a flight').calls('search_flights').run()"
             )
+        return time.perf_counter()
 
     def _check(self, response: Any, started: float) -> EvaluationResult:
         __tracebackhide__ = True
@@ -215,23 +212,15 @@ class Expectation:
         honest, honest_text = self._honesty_problems(response)
         budget, budget_text = budget + honest, "\n".join(t for t in (budget_text, honest_text) if t)
         problems = declared + forbidden + budget
-        threshold = self._min_score
-        if threshold is None and self._declared:
-            threshold = 0.9
+        threshold = 0.9 if self._min_score is None and self._declared else self._min_score
         passed = not problems and (threshold is None or result.score >= threshold)
-        record_row("expect", result, threshold, passed, time.perf_counter() - started)
+        record_row("expect", result, threshold, passed, started)
         if budget and problems == budget and threshold is None:  # .within() alone
             raise ToolScoreAssertionError(budget_text, result=result)
         if not passed:
             from toolscore._engine.score.render import render_result
 
-            hint = None
-            if forbidden and not declared:
-                hint = (
-                    "The agent made a call it must not make; look at what in the prompt or in "
-                    "the tool's description leads it there, or narrow does_not_call() with "
-                    "argument matchers if only some such calls are wrong."
-                )
+            hint = _FORBIDDEN_HINT if forbidden and not declared else None
             message = render_result(result, min_score=threshold, problems=problems, hint=hint)
             raise ToolScoreAssertionError(message, result=result, min_score=threshold)
         return result

@@ -17,16 +17,16 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
 from scorekit.format import format_percent
-from toolscore._engine.align.pairing import align
 from toolscore._engine.read.inputs import read_calls
+from toolscore._engine.score.details import argument_details
 from toolscore._engine.score.render import format_value
-from toolscore.adapters.base import ToolCall
+from toolscore.diff import Calls, _read
 
 if TYPE_CHECKING:
     from toolscore._engine.score.result import EvaluationResult
@@ -44,7 +44,6 @@ __all__ = [
     "get_top_issues",
 ]
 
-Calls = Sequence[ToolCall | Mapping[str, Any]]
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2, "success": 3}
 
 
@@ -70,21 +69,12 @@ class MetricExplanation:
     tips: list[str] = field(default_factory=list)
 
 
-def _similar(name: str, others: set[str], cutoff: float) -> list[str]:
-    scored = [
-        (SequenceMatcher(None, name.lower(), other.lower()).ratio(), other) for other in others
-    ]
-    return [other for ratio, other in sorted(scored, reverse=True) if ratio >= cutoff]
-
-
 def explain_selection_accuracy(
     gold_calls: Calls, trace_calls: Calls, accuracy: float
 ) -> MetricExplanation:
     """Which expected calls were never made and which calls were not expected (paired one
     to one by tool, as the scores are), with a tip for names that look alike."""
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
-    alignment = align(gold.tools, gold.args, trace.tools, trace.args)
+    gold, trace, alignment = _read(gold_calls, trace_calls, False)
     out = MetricExplanation(
         "Selection Accuracy",
         accuracy,
@@ -93,30 +83,21 @@ def explain_selection_accuracy(
         else "nothing expected, nothing called",
     )
     for i in alignment.missing:
-        out.items.append(
-            Explanation(
-                "missing",
-                f"Expected call to {gold.tools[i]!r} was never made",
-                "error",
-                {"position": i, "tool": gold.tools[i]},
-            )
-        )
+        details = {"position": i, "tool": gold.tools[i]}
+        message = f"Expected call to {gold.tools[i]!r} was never made"
+        out.items.append(Explanation("missing", message, "error", details))
     for j in alignment.extra:
-        out.items.append(
-            Explanation(
-                "extra",
-                f"Unexpected call to {trace.tools[j]!r} (actual call {j + 1})",
-                "warning",
-                {"position": j, "tool": trace.tools[j]},
-            )
-        )
+        details = {"position": j, "tool": trace.tools[j]}
+        message = f"Unexpected call to {trace.tools[j]!r} (actual call {j + 1})"
+        out.items.append(Explanation("extra", message, "warning", details))
     missing_names = {gold.tools[i] for i in alignment.missing} - set(trace.tools)
     extra_names = {trace.tools[j] for j in alignment.extra} - set(gold.tools)
     for name in sorted(missing_names):
-        alike = _similar(name, extra_names, 0.6)
-        if alike:
+        scored = [(SequenceMatcher(None, name.lower(), x.lower()).ratio(), x) for x in extra_names]
+        ratio, alike = max(scored, default=(0.0, ""))
+        if ratio >= 0.6:
             out.tips.append(
-                f"{name!r} and {alike[0]!r} look alike: check the tool's name (names are case- "
+                f"{name!r} and {alike!r} look alike: check the tool's name (names are case- "
                 "and spelling-sensitive)."
             )
     return out
@@ -131,17 +112,11 @@ def explain_tool_correctness(tool_correctness_metrics: Mapping[str, Any]) -> Met
         f"{m.get('correct_count', 0)} of {m.get('total_expected', 0)} expected tools called",
     )
     for tool in m.get("missing_tools", []):
-        out.items.append(
-            Explanation(
-                "missing", f"Expected tool {tool!r} was never called", "error", {"tool": tool}
-            )
-        )
+        message = f"Expected tool {tool!r} was never called"
+        out.items.append(Explanation("missing", message, "error", {"tool": tool}))
     for tool in m.get("extra_tools", []):
-        out.items.append(
-            Explanation(
-                "extra", f"Tool {tool!r} was called but not expected", "warning", {"tool": tool}
-            )
-        )
+        message = f"Tool {tool!r} was called but not expected"
+        out.items.append(Explanation("extra", message, "warning", {"tool": tool}))
     if m.get("missing_tools"):
         out.tips.append(
             "Check that every expected tool is offered to the agent, by its exact name."
@@ -153,11 +128,7 @@ def explain_argument_metrics(
     gold_calls: Calls, trace_calls: Calls, argument_metrics: Mapping[str, Any], strict: bool = False
 ) -> MetricExplanation:
     """Per aligned pair: missing, unexpected and differing arguments (type or value)."""
-    from toolscore._engine.score.details import argument_details
-
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
-    alignment = align(gold.tools, gold.args, trace.tools, trace.args, strict)
+    gold, trace, alignment = _read(gold_calls, trace_calls, strict)
     precision = float(argument_metrics.get("precision", 0.0))
     recall = float(argument_metrics.get("recall", 0.0))
     out = MetricExplanation(
@@ -170,29 +141,20 @@ def explain_argument_metrics(
         for arg in argument_details(gold.args[i], trace.args[j], strict):
             where = {"tool": tool, "argument": arg.name, "expected_index": i, "actual_index": j}
             if arg.status == "missing":
-                out.items.append(
-                    Explanation(
-                        "missing", f"{tool!r}: argument {arg.name!r} was not passed", "error", where
-                    )
-                )
+                message = f"{tool!r}: argument {arg.name!r} was not passed"
+                out.items.append(Explanation("missing", message, "error", where))
             elif arg.status == "unexpected":
-                out.items.append(
-                    Explanation(
-                        "extra", f"{tool!r}: unexpected argument {arg.name!r}", "warning", where
-                    )
-                )
+                message = f"{tool!r}: unexpected argument {arg.name!r}"
+                out.items.append(Explanation("extra", message, "warning", where))
             elif arg.status == "mismatch":
                 same_kind = type(arg.expected) is type(arg.actual)
-                what = "value" if same_kind else "type"
-                out.items.append(
-                    Explanation(
-                        "mismatch",
-                        f"{tool}.{arg.name}: {what} differs, expected "
-                        f"{format_value(arg.expected, 50)}, got {format_value(arg.actual, 50)}",
-                        "warning" if same_kind else "error",
-                        {**where, "expected": arg.expected, "actual": arg.actual},
-                    )
+                message = (
+                    f"{tool}.{arg.name}: {'value' if same_kind else 'type'} differs, expected "
+                    f"{format_value(arg.expected, 50)}, got {format_value(arg.actual, 50)}"
                 )
+                where.update(expected=arg.expected, actual=arg.actual)
+                severity = "warning" if same_kind else "error"
+                out.items.append(Explanation("mismatch", message, severity, where))
     if precision < recall:
         out.tips.append(
             "Precision is lower: the agent passes arguments that are wrong or not expected."
@@ -241,31 +203,14 @@ def explain_efficiency_metrics(efficiency_metrics: Mapping[str, Any]) -> MetricE
         f"{redundant} of {total} calls redundant",
     )
     if redundant:
-        out.items.append(
-            Explanation(
-                "extra",
-                f"{redundant} call(s) beyond what was expected",
-                "warning",
-                {"redundant_count": redundant},
-            )
-        )
-    if m.get("error_count"):
-        out.items.append(
-            Explanation(
-                "info",
-                f"{m['error_count']} call(s) failed",
-                "warning",
-                {"error_count": m["error_count"]},
-            )
-        )
-    if m.get("retry_after_error_count"):
-        out.items.append(
-            Explanation(
-                "info",
-                f"{m['retry_after_error_count']} failed call(s) were retried unchanged",
-                "warning",
-            )
-        )
+        message = f"{redundant} call(s) beyond what was expected"
+        out.items.append(Explanation("extra", message, "warning", {"redundant_count": redundant}))
+    if errors := m.get("error_count"):
+        message = f"{errors} call(s) failed"
+        out.items.append(Explanation("info", message, "warning", {"error_count": errors}))
+    if retries := m.get("retry_after_error_count"):
+        message = f"{retries} failed call(s) were retried unchanged"
+        out.items.append(Explanation("info", message, "warning"))
         out.tips.append(
             "Retrying a failed call with the same arguments rarely helps; "
             "let the agent read the error first."
@@ -278,9 +223,7 @@ def generate_explanations(result: EvaluationResult) -> dict[str, MetricExplanati
     ``tool_correctness``, ``argument_metrics``, ``sequence_metrics``, ``efficiency_metrics``."""
     m = result.metrics
     gold, trace = result.gold_calls, result.trace_calls
-    out = {
-        "selection_accuracy": explain_selection_accuracy(gold, trace, result.selection_accuracy),
-    }
+    out = {"selection_accuracy": explain_selection_accuracy(gold, trace, result.selection_accuracy)}
     if m.get("tool_correctness_metrics"):
         out["tool_correctness"] = explain_tool_correctness(m["tool_correctness_metrics"])
     arguments = m.get("argument_metrics") or {

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolscore._engine.check.honesty import check_honesty as _check
 from toolscore._engine.check.honesty.assertion import assert_honest as _assert
+from toolscore._engine.check.honesty.check import check_honesty as _check
 from toolscore._engine.check.honesty.report import FINDING_KINDS, Finding, HonestyReport
 
 __all__ = ["FINDING_KINDS", "Finding", "HonestyReport", "assert_honest", "check_honesty"]

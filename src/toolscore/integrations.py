@@ -37,9 +37,7 @@ Example:
     [{'tool': 'search', 'args': {'q': 'cats'}}]
 """
 
-from toolscore._engine.read.providers import (
-    Call as Call,
-)
+from toolscore._engine.read.providers import Call as Call
 from toolscore._engine.read.providers import (
     auto_extract,
     from_anthropic,

@@ -20,30 +20,7 @@ Example:
     Regex('a') | Approx(1.0, rel=0.01)
 """
 
-from toolscore._engine.compare.matchers import (
-    ANY,
-    Approx,
-    Contains,
-    IsType,
-    Matcher,
-    OneOf,
-    Regex,
-)
-from toolscore._engine.compare.matchers import (
-    _AllOf as _AllOf,
-)
-from toolscore._engine.compare.matchers import (
-    _AnyMatcher as _AnyMatcher,
-)
-from toolscore._engine.compare.matchers import (
-    _AnyOf as _AnyOf,
-)
-from toolscore._engine.compare.matchers import (
-    _Equals as _Equals,
-)
-from toolscore._engine.compare.matchers import (
-    _Not as _Not,
-)
+from toolscore._engine.compare.matchers import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex
 from toolscore._engine.judge.semantic import Semantic
 
 __all__ = ["ANY", "Approx", "Contains", "IsType", "Matcher", "OneOf", "Regex", "Semantic"]

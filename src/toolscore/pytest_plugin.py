@@ -35,6 +35,7 @@ Importing this module stays cheap: ``toolscore`` itself loads on first use.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,8 +171,7 @@ def _resolve(config: pytest.Config) -> _Options:
         given = config.getoption(f"toolscore_{name}")
         return bool(config.getini(f"toolscore_{name}")) if given is None else bool(given)
 
-    root = path("snapshot_dir", DIR_ENV)
-    root = root if root.is_absolute() else Path(config.rootpath) / root
+    root = Path(config.rootpath) / path("snapshot_dir", DIR_ENV)  # an absolute path stays
     if root.exists() and not root.is_dir():
         raise pytest.UsageError(
             f"--toolscore-snapshot-dir: {root} is a file; snapshots need a folder "
@@ -280,8 +280,6 @@ def toolscore_tools(request: pytest.FixtureRequest) -> Iterator[FakeTools]:
             toolscore_tools.add("get_weather", {"city": "NYC"}, result={"temp_c": 21})
             assert my_agent("weather in NYC?", tools=toolscore_tools) == "21 C"
     """
-    import warnings
-
     from toolscore.fakes import FakeTools
 
     fakes = FakeTools()

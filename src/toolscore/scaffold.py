@@ -44,42 +44,9 @@ __all__ = [
     "scaffold",
 ]
 
-SUPPORTED_FRAMEWORKS: list[str] = [
-    "langgraph",
-    "pydantic_ai",
-    "openai_agents",
-    "crewai",
-    "claude_agent_sdk",
-    "openai",
-    "anthropic",
-    "generic",
-]
-"""Framework keys, most specific first (agent frameworks before bare provider SDKs)."""
-
 _SCAN_LIMIT = 200
 _SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "__pycache__", ".tox", "build"}
 _SKIP_DIRS |= {"dist", "site-packages", ".mypy_cache", ".ruff_cache", ".pytest_cache"}
-
-# distribution name (normalised) -> framework; top-level import -> framework
-_DISTRIBUTIONS = {
-    "langgraph": "langgraph",
-    "pydantic-ai": "pydantic_ai",
-    "pydantic-ai-slim": "pydantic_ai",
-    "openai-agents": "openai_agents",
-    "crewai": "crewai",
-    "claude-agent-sdk": "claude_agent_sdk",
-    "openai": "openai",
-    "anthropic": "anthropic",
-}
-_IMPORTS = {
-    "langgraph": "langgraph",
-    "pydantic_ai": "pydantic_ai",
-    "agents": "openai_agents",
-    "crewai": "crewai",
-    "claude_agent_sdk": "claude_agent_sdk",
-    "openai": "openai",
-    "anthropic": "anthropic",
-}
 
 
 @dataclass(frozen=True)
@@ -249,6 +216,19 @@ _PROFILES = {
     )
 }
 
+SUPPORTED_FRAMEWORKS: list[str] = list(_PROFILES)
+"""Framework keys, most specific first (agent frameworks before bare provider SDKs)."""
+
+FRAMEWORK_LABELS: dict[str, str] = {key: profile.label for key, profile in _PROFILES.items()}
+"""Display names of the framework keys."""
+
+# distribution name (normalised) -> framework; top-level import -> framework
+_DISTRIBUTIONS = {f.replace("_", "-"): f for f in SUPPORTED_FRAMEWORKS if f != "generic"}
+_DISTRIBUTIONS["pydantic-ai-slim"] = "pydantic_ai"
+_IMPORTS = {f: f for f in _DISTRIBUTIONS.values() if f != "openai_agents"}
+_IMPORTS["agents"] = "openai_agents"
+
+
 _TEST_FILE = Template('''\
 """Tool-call tests for your $label agent, written by ``toolscore init``.
 
@@ -336,23 +316,12 @@ def _python_literal(value: Any, indent: int) -> str:
     return repr(value)
 
 
-def _profile(framework: str) -> FrameworkProfile:
-    return _PROFILES.get(framework, _PROFILES["generic"])
-
-
-FRAMEWORK_LABELS: dict[str, str] = {key: _PROFILES[key].label for key in SUPPORTED_FRAMEWORKS}
-"""Display names of the framework keys."""
-
-
 def render_test_file(framework: str) -> str:
     """The generated test module for ``framework`` (unknown keys get the generic one)."""
-    profile = _profile(framework)
+    profile = _PROFILES.get(framework, _PROFILES["generic"])
     usage = "\n".join(f"        {line}" for line in profile.usage)
     return _TEST_FILE.substitute(
-        label=profile.label,
-        usage=usage,
-        response=_python_literal(profile.response, 4),
-        query=_Q,
+        label=profile.label, usage=usage, response=_python_literal(profile.response, 4), query=_Q
     )
 
 
@@ -454,10 +423,9 @@ def scaffold(
     targets.append((root / ".toolscore" / "snapshots" / ".gitkeep", ""))
     if with_ci:
         targets.append((root / ".github" / "workflows" / "toolscore.yml", render_ci_workflow()))
-    if not force:
-        for path, content in targets:
-            if content and path.exists():
-                raise FileExistsError(str(path))
+    existing = [path for path, content in targets if content and path.exists()]
+    if existing and not force:
+        raise FileExistsError(str(existing[0]))
     written: list[Path] = []
     for path, content in targets:
         if not content and path.exists():

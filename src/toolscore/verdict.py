@@ -6,11 +6,6 @@ Example:
     ('B', (0.9, 'A'))
 """
 
-from toolscore._engine.score.grades import (
-    GRADE_BANDS,
-    GRADE_ORDER,
-    FixSuggestion,
-    letter_grade,
-)
+from toolscore._engine.score.grades import GRADE_BANDS, GRADE_ORDER, FixSuggestion, letter_grade
 
 __all__ = ["GRADE_BANDS", "GRADE_ORDER", "FixSuggestion", "letter_grade"]

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekit.batch._jsonlines import LineFacts, decode_lines, line_facts
-from scorekit.batch._local import _loads, _score_range_in_worker
+from scorekit.batch._local import _loads
+from scorekit.batch._local import _score_in_worker as _score_range_in_worker
 from scorekit.batch._readers import data_lines, read_range_data
 from scorekit.batch._scoring import score_batch
 from scorekit.batch._sources import SourceFile

@@ -19,7 +19,7 @@ import pytest
 
 from toolscore import ANY, Approx, OneOf, Regex, evaluate
 from toolscore._engine.align.pairing import Alignment, align
-from toolscore._engine.compare.batched import has_batched as has_semantic
+from toolscore._engine.compare.matchers import has_batched as has_semantic
 from toolscore._engine.read.inputs import actual_calls
 from toolscore._engine.score import flat_metrics as scoring
 from toolscore._engine.score.evaluate import evaluation

@@ -44,6 +44,7 @@ from toolscore._engine.check.evaluate_trace import (
     load_gold,
     load_trace,
 )
+from toolscore._engine.compare.matchers import _AllOf, _AnyMatcher, _AnyOf, _Equals, _Not
 from toolscore._engine.compare.rule import NOT_CANONICAL, _match_nested, canonical, values_match
 from toolscore._engine.generate.schema_values import SchemaValues
 from toolscore._engine.read.gold_encoding import MatcherEncodingError, encode_value
@@ -60,11 +61,6 @@ from toolscore.matchers import (
     Matcher,
     OneOf,
     Regex,
-    _AllOf,
-    _AnyMatcher,
-    _AnyOf,
-    _Equals,
-    _Not,
 )
 from toolscore.mcp import MCPToolDef, content_to_text, generate_scenarios, lint_tools
 from toolscore.mcp import tool_definition_tokens as definition_tokens

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from toolscore import ANY, Approx, Contains, IsType, Matcher, OneOf, Regex, evaluate
-from toolscore.matchers import _AnyMatcher
+from toolscore._engine.compare.matchers import _AnyMatcher
 
 
 def test_any_matches_everything_and_is_a_singleton() -> None:

@@ -15,8 +15,7 @@ from mcp_helpers import EVERYTHING_MISSING, everything_command
 from mcp_helpers import run_cli as run
 
 from toolscore.mcp import MCPStdioClient
-from toolscore.mcp._probe_file import ProbesFileError, load_probes
-from toolscore.mcp._probe_runs import planned_probes
+from toolscore.mcp._probe_file import ProbesFileError, load_probes, planned_probes
 from toolscore.mcp._probes import expectation_missing
 from toolscore.mcp.scorecard import (
     build_fix_list,

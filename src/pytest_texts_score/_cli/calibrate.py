@@ -129,15 +129,12 @@ def _totals(stats: dict[str, Any], args: argparse.Namespace) -> Any:
     from scorekit.session import BudgetCaps, price_of
 
     totals = judge_totals(stats)
-    if totals is None or (args.price_input_per_mtok is None and args.price_output_per_mtok is None):
+    given = (args.price_input_per_mtok, args.price_output_per_mtok)
+    if totals is None or given == (None, None):
         return totals
     table = price_of(totals.model) or (0.0, 0.0)
-    caps = BudgetCaps(
-        price_input=table[0] if args.price_input_per_mtok is None else args.price_input_per_mtok,
-        price_output=(
-            table[1] if args.price_output_per_mtok is None else args.price_output_per_mtok
-        ),
-    )
+    price_in, price_out = (t if g is None else g for g, t in zip(given, table, strict=True))
+    caps = BudgetCaps(price_input=price_in, price_output=price_out)
     cost = caps.cost(totals.prompt_tokens, totals.completion_tokens) if totals.tokens else None
     return dataclasses.replace(totals, cost_usd=cost)
 

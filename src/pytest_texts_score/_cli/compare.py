@@ -47,12 +47,9 @@ def register(subs: Any) -> None:
         default="f1",
         help="sides to score (default: f1, both sides)",
     )
-    compare.add_argument(
-        "--question-runs", type=whole_number(1), default=1, metavar="N", help="question sets"
-    )
-    compare.add_argument(
-        "--answer-runs", type=whole_number(1), default=1, metavar="N", help="answers per set"
-    )
+    for side, what in (("question", "question sets"), ("answer", "answers per set")):
+        runs = whole_number(1)
+        compare.add_argument(f"--{side}-runs", type=runs, default=1, metavar="N", help=what)
     add_judge_arguments(
         compare,
         "Default: the embedded offline judge (no key, no network). Unset options fall back to"

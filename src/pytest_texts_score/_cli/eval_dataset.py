@@ -37,18 +37,9 @@ def register(subparsers: Any) -> None:
     )
     add_dataset_arguments(p, "of the first --metric")
     cols = p.add_argument_group("columns and scores")
-    cols.add_argument(
-        "--expected-column",
-        default="expected",
-        metavar="NAME",
-        help="column with the reference text (default: expected)",
-    )
-    cols.add_argument(
-        "--given-column",
-        default="given",
-        metavar="NAME",
-        help="column with the text under test (default: given)",
-    )
+    for role, text in (("expected", "the reference text"), ("given", "the text under test")):
+        help_text = f"column with {text} (default: {role})"
+        cols.add_argument(f"--{role}-column", default=role, metavar="NAME", help=help_text)
     cols.add_argument(
         "--metric",
         action="append",

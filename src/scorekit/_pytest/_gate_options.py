@@ -7,12 +7,12 @@ Read once at start-up; a run that sets none of them does no extra work.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from scorekit.judges._settings import JudgeSettings
+from scorekit._pytest._state import option_value
+from scorekit.judges._settings import JudgeSettings, Option
 from scorekit.session._budget import BudgetCaps, price_of
 
 __all__ = [
@@ -24,48 +24,33 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class _GateOption:
-    name: str
-    help: str
-    kind: str  # float | int | str
-
-    @property
-    def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
-
-
-GATE_OPTIONS: tuple[_GateOption, ...] = (
-    _GateOption(
+#: The judge option table's ``Option``: only ``name``, ``help`` and ``kind`` are used here.
+GATE_OPTIONS: tuple[Option, ...] = (
+    Option(
         "llm_budget_usd",
         "Cap the judge's estimated spend for the session, in US dollars (all xdist workers).",
-        "float",
+        kind="float",
     ),
-    _GateOption("llm_budget_calls", "Cap the judge requests of the session.", "int"),
-    _GateOption("llm_budget_tokens", "Cap the judge tokens (prompt + completion).", "int"),
-    _GateOption(
+    Option("llm_budget_calls", "Cap the judge requests of the session.", kind="int"),
+    Option("llm_budget_tokens", "Cap the judge tokens (prompt + completion).", kind="int"),
+    Option(
         "llm_price_input_per_mtok",
         "US dollars per million prompt tokens (instead of the built-in price table).",
-        "float",
+        kind="float",
     ),
-    _GateOption(
+    Option(
         "llm_price_output_per_mtok",
         "US dollars per million completion tokens (instead of the built-in price table).",
-        "float",
+        kind="float",
     ),
-)
-
-
-GATE_OPTIONS += (
-    _GateOption(
+    Option(
         "llm_baseline",
         "An earlier run's JSON report (--llm-report): compare every scored assertion with it.",
-        "str",
     ),
-    _GateOption(
+    Option(
         "llm_regression_delta",
         "Smallest score drop against the baseline that counts as a regression (default 0.05).",
-        "float",
+        kind="float",
     ),
 )
 
@@ -104,12 +89,8 @@ def gate_value(config: pytest.Config, name: str) -> Any:
         pytest.UsageError: not a number >= 0 (the message names the option).
     """
     opt = next(o for o in GATE_OPTIONS if o.name == name)
-    raw = config.getoption(name, None)
-    label = opt.flag
-    if raw in (None, ""):
-        raw = config.getini(name)
-        label = f"ini {name}"
-    if raw in (None, "", []):
+    raw, label = option_value(config, name)
+    if raw is None:
         return None
     text = str(raw).strip()
     if opt.kind == "str":
@@ -141,11 +122,9 @@ def budget_caps(config: pytest.Config, settings: JudgeSettings) -> BudgetCaps | 
     if provider == "local":
         return None  # the local judge is free: nothing to count
     model = settings.model or settings.deployment
-    table = price_of(model)
-    if price_in is None:
-        price_in = table[0] if table else None
-    if price_out is None:
-        price_out = table[1] if table else None
+    table = price_of(model) or (None, None)
+    price_in = table[0] if price_in is None else price_in
+    price_out = table[1] if price_out is None else price_out
     if usd is not None and (price_in is None or price_out is None):
         raise pytest.UsageError(
             f"--llm-budget-usd: no price is known for the {provider} judge's model"

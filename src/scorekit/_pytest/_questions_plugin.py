@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from scorekit._pytest._state import option_value
 from scorekit.pytest_state import get_session
 from scorekit.session._questions import MODES, flush_lines, questions_test
-from scorekit.session._session import ScoreSession
 
 __all__ = ["add_questions_options", "register_questions_plugin"]
 
@@ -38,14 +38,13 @@ def add_questions_options(parser: pytest.Parser) -> None:
         " missing question sets are written by the judge and added) or frozen (only from those"
         " files; no question-generation call, a missing set is an error). Ini: llm_questions."
     )
-    group.addoption("--llm-questions", dest="llm_questions", default=None, help=help_mode)
-    parser.addini("llm_questions", help_mode, default=None)
     help_dir = (
         "One folder for every question file (default: __llm_questions__ next to each test"
         " module). Ini: llm_questions_dir."
     )
-    group.addoption("--llm-questions-dir", dest="llm_questions_dir", default=None, help=help_dir)
-    parser.addini("llm_questions_dir", help_dir, default=None)
+    for name, help_text in (("llm_questions", help_mode), ("llm_questions_dir", help_dir)):
+        group.addoption("--" + name.replace("_", "-"), dest=name, default=None, help=help_text)
+        parser.addini(name, help_text, default=None)
     group.addoption(
         "--llm-questions-prune",
         dest="llm_questions_prune",
@@ -54,16 +53,6 @@ def add_questions_options(parser: pytest.Parser) -> None:
         help="With --llm-questions=record: remove the question sets no test used from the"
         " files of the modules whose every test ran.",
     )
-
-
-def _option(config: pytest.Config, name: str) -> tuple[str | None, str]:
-    raw = config.getoption(name, None)
-    if raw not in (None, ""):
-        return str(raw).strip(), "--" + name.replace("_", "-")
-    ini = config.getini(name)
-    if ini in (None, "", []):
-        return None, f"ini {name}"
-    return str(ini).strip(), f"ini {name}"
 
 
 class _QuestionsPlugin:
@@ -79,29 +68,27 @@ class _QuestionsPlugin:
         self.partial: set[str] = set()
         self.lines: list[str] = []
 
-    def _session(self) -> ScoreSession | None:
-        return get_session(self.config)
-
     def _store(self) -> Any:
-        session = self._session()
+        session = get_session(self.config)
         return session.question_store() if session is not None else None
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         # After every pytest_configure, so configure() calls (which win) are all applied.
-        score = self._session()
+        score = get_session(self.config)
         if score is None:
             return
-        mode, source = _option(self.config, "llm_questions")
+        mode, source = option_value(self.config, "llm_questions")
         if "questions" not in score.configured and mode is not None:
+            mode = str(mode).strip()
             if mode.lower() not in MODES:
                 raise pytest.UsageError(
                     f"{source}: expected one of {', '.join(MODES)}; got {mode!r}"
                 )
             score.questions = mode.lower()
-        folder, _ = _option(self.config, "llm_questions_dir")
+        folder, _ = option_value(self.config, "llm_questions_dir")
         if "questions_dir" not in score.configured and folder is not None:
-            score.questions_dir = str(self.config.invocation_params.dir / folder)
+            score.questions_dir = str(self.config.invocation_params.dir / str(folder).strip())
         score.questions_root = self.config.rootpath
         if self.prune and score.questions != "record":
             raise pytest.UsageError(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekit._pytest._state import run_state
+from scorekit._pytest._state import option_value, run_state
 from scorekit.session import ScoreSession
 from scorekit.stats import MARKER, RepeatPlan, RepeatResult, make_plan, repeat_run
 from scorekit.stats._repeat import first_line
@@ -25,12 +25,8 @@ REPEAT_RESULT = pytest.StashKey[RepeatResult]()
 
 def _whole_option(config: pytest.Config, name: str) -> int | None:
     """A positive whole number from ``--llm-<name>`` or ini ``llm_<name>``, or None."""
-    raw = config.getoption(name, None)
-    source = "--" + name.replace("_", "-")
-    if raw in (None, ""):
-        raw = config.getini(name)
-        source = f"ini {name}"
-    if raw in (None, "", []):
+    raw, source = option_value(config, name)
+    if raw is None:
         return None
     try:
         value = int(str(raw).strip())

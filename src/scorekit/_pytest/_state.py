@@ -45,6 +45,16 @@ def run_state(config: pytest.Config) -> RunState:
     return state
 
 
+def option_value(config: pytest.Config, name: str) -> tuple[Any, str]:
+    """An option's raw value, command line before ini (None when neither gives one), and where
+    it came from (``--llm-max-runs`` or ``ini llm_max_runs``), for messages."""
+    raw = config.getoption(name, None)
+    if raw not in (None, ""):
+        return raw, "--" + name.replace("_", "-")
+    raw = config.getini(name)
+    return (None if raw in (None, "", []) else raw), f"ini {name}"
+
+
 def is_worker(config: pytest.Config) -> bool:
     """Whether this is a pytest-xdist worker (the controller writes the reports)."""
     return hasattr(config, "workerinput")

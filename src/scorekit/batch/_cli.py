@@ -196,20 +196,12 @@ def _min_mean_verdict(args: argparse.Namespace, summary: DatasetSummary, out: IO
     """``--min-mean``: the PASS or FAIL line (not with ``--json``) and the exit code."""
     if args.min_mean is None:
         return EXIT_OK
-    mean = summary.mean
-    main = summary.main_score
-    if mean is None or mean < args.min_mean:
-        shown = (
-            "no row was scored"
-            if mean is None
-            else f"mean {main} {format_score(mean, args.min_mean)}"
-        )
-        if not args.json:
-            out.write(f"FAIL: {shown} < min {format_bound(args.min_mean)}\n")
-        return EXIT_BELOW
+    mean, bound = summary.mean, args.min_mean
+    shown = "no row was scored" if mean is None else f"mean {summary.main_score}"
+    if mean is not None:
+        shown += f" {format_score(mean, bound)}"
+    below = mean is None or mean < bound
     if not args.json:
-        out.write(
-            f"PASS: mean {main} {format_score(mean, args.min_mean)} >= min"
-            f" {format_bound(args.min_mean)}\n"
-        )
-    return EXIT_OK
+        verdict = f"FAIL: {shown} <" if below else f"PASS: {shown} >="
+        out.write(f"{verdict} min {format_bound(bound)}\n")
+    return EXIT_BELOW if below else EXIT_OK

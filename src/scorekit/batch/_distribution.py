@@ -104,10 +104,14 @@ class ScoreDistribution:
         self._sum.append(math.fsum(values.tolist()))
         self._squares.append(math.fsum((values * values).tolist()))
 
-    def _to_bins(self) -> None:
+    def _exact_arrays(self) -> tuple[FloatArray, npt.NDArray[np.int64]]:
         assert self._exact is not None
         values = np.fromiter(self._exact.keys(), dtype=np.float64)
         counts = np.fromiter(self._exact.values(), dtype=np.int64)
+        return values, counts
+
+    def _to_bins(self) -> None:
+        values, counts = self._exact_arrays()
         self._bins = np.zeros(BINS, dtype=np.int64)
         np.add.at(self._bins, _bin_index(values), counts)
         self._sum = [math.fsum((values * counts).tolist())]
@@ -145,11 +149,9 @@ class ScoreDistribution:
     def _sorted(self) -> tuple[FloatArray, npt.NDArray[np.int64]]:
         self._flush()
         if self._exact is not None:
-            items = sorted(self._exact.items())
-            return (
-                np.array([v for v, _ in items], dtype=np.float64),
-                np.array([c for _, c in items], dtype=np.int64),
-            )
+            values, counts = self._exact_arrays()
+            order = np.argsort(values)
+            return values[order], counts[order]
         assert self._bins is not None
         nonzero = np.nonzero(self._bins)[0]
         centres = (nonzero + 0.5) / BINS
@@ -175,10 +177,8 @@ class ScoreDistribution:
         out = np.zeros(bins, dtype=np.int64)
         self._flush()
         if self._exact is not None:
-            if self._exact:
-                values = np.fromiter(self._exact.keys(), dtype=np.float64)
-                counts = np.fromiter(self._exact.values(), dtype=np.int64)
-                np.add.at(out, np.clip((values * bins).astype(np.int64), 0, bins - 1), counts)
+            values, counts = self._exact_arrays()
+            np.add.at(out, np.clip((values * bins).astype(np.int64), 0, bins - 1), counts)
         else:
             assert self._bins is not None
             index = np.arange(BINS) * bins // BINS
@@ -187,18 +187,16 @@ class ScoreDistribution:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain numbers: count, mean, std, min, the quantiles, max, histogram, exact."""
-        out: dict[str, Any] = {
+        return {
             "count": self.count,
             "mean": self.mean,
             "std": self.std,
             "min": self.minimum,
+            **{f"p{round(q * 100):02d}": self.quantile(q) for q in QUANTILES},
+            "max": self.maximum,
+            "histogram": self.histogram(),
+            "exact": self.exact,
         }
-        for q in QUANTILES:
-            out[f"p{round(q * 100):02d}"] = self.quantile(q)
-        out["max"] = self.maximum
-        out["histogram"] = self.histogram()
-        out["exact"] = self.exact
-        return out
 
 
 def _bin_index(values: FloatArray) -> npt.NDArray[np.int64]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["DoneIds", "id_hash"]
+__all__ = ["DoneIds", "done_of_rows", "id_hash"]
 
 Int64Array = npt.NDArray[np.int64]
 
@@ -81,7 +81,7 @@ class DoneIds:
         out = [False] * len(ids)
         with_id = [i for i, v in enumerate(ids) if v is not None]
         if with_id and self.hashes.size:
-            found = _member(self.hashes, _array(id_hash(ids[i]) for i in with_id))  # type: ignore[arg-type]
+            found = _member(self.hashes, np.fromiter((id_hash(ids[i]) for i in with_id), np.int64))  # type: ignore[arg-type]
             for i, hit in zip(with_id, found, strict=True):
                 out[i] = hit
         if start is not None and self.positions.size:
@@ -93,8 +93,9 @@ class DoneIds:
         return out
 
 
-def _array(values: Iterable[int]) -> Int64Array:
-    return np.fromiter(values, dtype=np.int64)
+def done_of_rows(rows: Sequence[tuple[str | None, int]]) -> DoneIds:
+    """The :class:`DoneIds` of ``(id, position)`` pairs: by id, or by position without one."""
+    return DoneIds.of([k for k, _ in rows if k is not None], [p for k, p in rows if k is None])
 
 
 def _member(haystack: Int64Array, needles: npt.NDArray[np.int64]) -> list[bool]:

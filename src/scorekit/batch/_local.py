@@ -34,9 +34,8 @@ from typing import Any
 
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import DatasetError
-from scorekit.batch._jsonlines import line_facts
 from scorekit.batch._main_guard import read_note, worker_note
-from scorekit.batch._readers import data_lines, line_ranges, read_range_data
+from scorekit.batch._readers import line_ranges, range_batches
 from scorekit.batch._scoring import score_batch
 from scorekit.batch._sources import SourceFile
 from scorekit.batch._task import BatchTask, ResultBatch, RowBatch, freeze_heap
@@ -104,30 +103,14 @@ def _init_worker(task: BatchTask, done: DoneIds | None) -> None:
     freeze_heap()  # this process's own: never unfrozen
 
 
-def _score_in_worker(batch: RowBatch) -> bytes:
+def _score_in_worker(job: RowBatch | RangeJob) -> bytes:
     if _failed is not None:
         raise _failed
     assert _task is not None, "worker not initialised"
-    return _dumps([score_batch(_task, batch, _done)])
-
-
-def _score_range_in_worker(job: RangeJob) -> bytes:
-    if _failed is not None:
-        raise _failed
-    assert _task is not None, "worker not initialised"
-    file, start, end, size = job
-    data = read_range_data(file, start, end)
-    lines = data_lines(data)
-    facts = line_facts(data)  # for the whole range at once, not line by line
-    del data
-    out = []
-    for i in range(0, len(lines), size):
-        # No start position: the driver drops id-less rows a resumed run holds already.
-        batch = RowBatch(
-            lines=lines[i : i + size], nbytes=end - start if i == 0 else 0, facts=facts
-        )
-        out.append(score_batch(_task, batch, _done))
-    return _dumps(out)
+    if isinstance(job, RowBatch):
+        return _dumps([score_batch(_task, job, _done)])
+    # No start position: the driver drops id-less rows a resumed run holds already.
+    return _dumps([score_batch(_task, batch, _done) for batch in range_batches(*job) if len(batch)])
 
 
 def _dumps(results: list[ResultBatch]) -> bytes:
@@ -227,7 +210,6 @@ def local_results(
             )
             if method == "fork":
                 _start_workers(executor)
-            fn: Callable[[Any], Any] = _score_in_worker
         else:
             task.prepare()
             executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="scorekit-batch")
@@ -237,11 +219,9 @@ def local_results(
 
         try:
             window = 2 * max(workers, 2) + 1
-            if workers > 1 and ranges is not None:
-                for blob in _ordered(executor, _score_range_in_worker, ranges, window):
-                    yield from _loads(blob)
-            elif workers > 1:
-                for blob in _ordered(executor, fn, batches, window):
+            if workers > 1:
+                jobs = ranges if ranges is not None else batches
+                for blob in _ordered(executor, _score_in_worker, jobs, window):
                     yield from _loads(blob)
             else:
                 yield from _ordered(executor, fn, batches, window)

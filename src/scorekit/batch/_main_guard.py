@@ -163,10 +163,6 @@ def _main_script_frame() -> FrameType | None:
     return None
 
 
-def _tests_name(test: ast.expr) -> bool:
-    return any(isinstance(node, ast.Name) and node.id == "__name__" for node in ast.walk(test))
-
-
 def _guarded(source: str, line: int) -> bool:
     """True when ``line`` is inside an ``if`` that tests ``__name__``, either branch (``if
     __name__ != "__main__": ... else: run()`` guards too), or the source cannot be read: in
@@ -180,14 +176,12 @@ def _guarded(source: str, line: int) -> bool:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return True
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.If)
-            and _tests_name(node.test)
-            and node.lineno <= line <= (node.end_lineno or node.lineno)
-        ):
-            return True
-    return False
+    return any(
+        isinstance(node, ast.If)
+        and node.lineno <= line <= (node.end_lineno or node.lineno)
+        and any(isinstance(n, ast.Name) and n.id == "__name__" for n in ast.walk(node.test))
+        for node in ast.walk(tree)
+    )
 
 
 def refuse_unguarded_main(workers: int | None, what: str = "evaluate_dataset") -> None:

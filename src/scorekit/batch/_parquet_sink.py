@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from scorekit.batch._done import DoneIds
+from scorekit.batch._done import DoneIds, done_of_rows
 from scorekit.batch._errors import DatasetError, require_pyarrow
 from scorekit.batch._task import ERROR, ERROR_KIND, ID, ROW, Field
 
@@ -47,6 +47,14 @@ def arrow_schema(fields: Sequence[Field]) -> Any:
     cols += [(f.name, types[f.kind]) for f in fields]
     cols += [(ERROR, pa.string()), (ERROR_KIND, pa.string())]
     return pa.schema(cols)
+
+
+def other_run_error(path: Path, columns: Sequence[str]) -> DatasetError:
+    """The error for an output that holds the results of another kind of run."""
+    return DatasetError(
+        f"{path}: holds results of another kind of run (columns {', '.join(columns[:6])}...);"
+        " resume with the same command, or write elsewhere"
+    )
 
 
 class ParquetSink:
@@ -105,37 +113,29 @@ class ParquetSink:
     def _read_done(self) -> DoneIds:
         import pyarrow.parquet as pq
 
-        ids: list[str] = []
-        positions: list[int] = []
+        rows: list[tuple[str | None, int]] = []
         for part in self._committed():
             try:
                 schema = pq.read_schema(part)
             except Exception as exc:
                 raise DatasetError(f"{part}: not a readable Parquet part ({exc})") from None
             if schema.names != self.schema.names:
-                raise DatasetError(
-                    f"{self.path}: holds results of another kind of run (columns"
-                    f" {', '.join(schema.names[:6])}...); resume with the same command, or"
-                    " write elsewhere"
-                )
+                raise other_run_error(self.path, schema.names)
             table = pq.read_table(part, columns=[ID, ROW])
-            for key, position in zip(
-                table.column(ID).to_pylist(), table.column(ROW).to_pylist(), strict=True
-            ):
-                if key is None:
-                    positions.append(position)
-                else:
-                    ids.append(key)
-        return DoneIds.of(ids, positions)
+            rows += zip(table.column(ID).to_pylist(), table.column(ROW).to_pylist(), strict=True)
+        return done_of_rows(rows)
 
     def previous(self) -> Iterator[dict[str, list[Any]]]:
         """The rows an earlier run wrote, as result columns, one row group at a time."""
+        yield from (table.to_pydict() for table in self._row_groups())
+
+    def _row_groups(self) -> Iterator[Any]:
         import pyarrow.parquet as pq
 
         for part in self._committed():
             pf = pq.ParquetFile(part)
             for group in range(pf.num_row_groups):
-                yield pf.read_row_group(group).to_pydict()
+                yield pf.read_row_group(group)
 
     # -- writing ----------------------------------------------------------------------------
     def write(self, columns: dict[str, Any]) -> None:
@@ -194,19 +194,14 @@ class ParquetSink:
 
         self._commit()
         parts = self._committed()
-        if len(parts) == 1:
-            (self.parts / _MERGED_MARK).touch()
-            os.replace(parts[0], self.path)
-        else:
+        merged = parts[0] if len(parts) == 1 else self._merging()
+        if len(parts) != 1:
             # An empty run still leaves a readable file: the schema and no rows.
-            tmp = self._merging()
-            with pq.ParquetWriter(tmp, self.schema, use_dictionary=self._dictionary) as writer:
-                for part in parts:
-                    pf = pq.ParquetFile(part)
-                    for group in range(pf.num_row_groups):
-                        writer.write_table(pf.read_row_group(group))
-            (self.parts / _MERGED_MARK).touch()
-            os.replace(tmp, self.path)
+            with pq.ParquetWriter(merged, self.schema, use_dictionary=self._dictionary) as writer:
+                for table in self._row_groups():
+                    writer.write_table(table)
+        (self.parts / _MERGED_MARK).touch()
+        os.replace(merged, self.path)
         self._remove_parts()
 
     def _remove_parts(self) -> None:

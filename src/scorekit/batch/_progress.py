@@ -15,13 +15,8 @@ __all__ = ["Progress", "make_progress"]
 
 
 class Progress:
-    """No output; the base of the two reporters.
-
-    Args:
-        label: what is being scored (the source).
-        total: the size of the input, in ``unit``, or None when unknown.
-        unit: ``bytes`` or ``rows``.
-    """
+    """No output; the base of the two reporters. ``label`` names the source, ``total`` is the
+    size of the input in ``unit`` (``bytes`` or ``rows``), or None when unknown."""
 
     def __init__(self, label: str, total: int | None, unit: str) -> None:
         self.label = label
@@ -54,20 +49,6 @@ class Progress:
         elapsed = time.monotonic() - self.started
         return self.rows / elapsed if elapsed > 0 else 0.0
 
-    def fraction(self) -> float | None:
-        """Share of the input done, when the input's size is known."""
-        if not self.total:
-            return None
-        return min(self.done / self.total, 1.0)
-
-    def eta(self) -> float | None:
-        """Seconds left, from the pace so far."""
-        frac = self.fraction()
-        elapsed = time.monotonic() - self.started
-        if frac is None or frac <= 0:
-            return None
-        return elapsed * (1 - frac) / frac
-
 
 def _clock(seconds: float) -> str:
     hours, rest = divmod(round(seconds), 3600)
@@ -91,12 +72,12 @@ class LineProgress(Progress):
         parts = [f"{self.rows:,} rows", f"{self.errors:,} errors", f"{self.rate:,.0f} rows/s"]
         if self.skipped:
             parts.insert(1, f"{self.skipped:,} skipped (resumed)")
-        frac = self.fraction()
-        if frac is not None:
+        if self.total:
+            frac = min(self.done / self.total, 1.0)
             parts.append(f"{100 * frac:.0f}% done")
-            eta = self.eta()
-            if eta is not None:
-                parts.append(f"ETA {_clock(eta)}")
+            if frac > 0:  # the time left, from the pace so far
+                left = (time.monotonic() - self.started) * (1 - frac) / frac
+                parts.append(f"ETA {_clock(left)}")
         return f"{self.label}: " + ", ".join(parts)
 
     def show(self, final: bool) -> None:

@@ -31,14 +31,7 @@ from typing import Any
 
 from scorekit.batch._done import DoneIds
 from scorekit.batch._errors import RAY_HINT, DatasetError
-from scorekit.batch._jsonlines import line_facts
-from scorekit.batch._readers import (
-    check_columns,
-    data_lines,
-    line_ranges,
-    read_batches,
-    read_range_data,
-)
+from scorekit.batch._readers import check_columns, line_ranges, range_batches, read_batches
 from scorekit.batch._scoring import score_batch
 from scorekit.batch._sources import Source, SourceFile, parquet_file
 from scorekit.batch._task import BatchTask, ResultBatch, RowBatch
@@ -101,33 +94,19 @@ class _Scorer:
     def _read(self, table: Any) -> Iterator[RowBatch]:
         assert self.files is not None
         columns = [table.column(name).to_pylist() for name in ("file", "start", "end")]
-        items = zip(*columns, strict=True)
-        for index, start, end in items:
+        for index, start, end in zip(*columns, strict=True):
             file = self.files[index]
             if end < 0:  # a file that cannot be cut: read whole, as the local engine does
                 whole = Source(file.path, (file,))
                 yield from read_batches(whole, self.batch_size, self.task.columns)
-                continue
-            data = read_range_data(file, start, end)
-            lines, facts = data_lines(data), line_facts(data)
-            del data
-            nbytes = end - start  # the range's bytes count for its first batch (progress)
-            for at in range(0, len(lines), self.batch_size):
-                yield RowBatch(lines=lines[at : at + self.batch_size], nbytes=nbytes, facts=facts)
-                nbytes = 0
-            if not lines:
-                yield RowBatch(lines=[], nbytes=nbytes)
+            else:
+                yield from range_batches(file, start, end, self.batch_size)
 
 
 def _payload(results: list[ResultBatch]) -> Any:
     import pyarrow as pa
 
     return pa.table({_RESULT: pa.array([pickle.dumps(r, protocol=5) for r in results])})
-
-
-def _unpack(table: Any) -> Iterator[ResultBatch]:
-    for payload in table.column(_RESULT).to_pylist():
-        yield pickle.loads(payload)
 
 
 def ray_workers(requested: int | None) -> int:
@@ -137,14 +116,10 @@ def ray_workers(requested: int | None) -> int:
         return requested
     ray = _import_ray()
     if not ray.is_initialized():
-        return _local_cpus()
+        from scorekit.batch._local import cpu_count
+
+        return cpu_count()
     return max(int(ray.cluster_resources().get("CPU", 1)), 1)
-
-
-def _local_cpus() -> int:
-    from scorekit.batch._local import cpu_count
-
-    return cpu_count()
 
 
 def _dataset(
@@ -230,7 +205,8 @@ def ray_results(
             # user's to act on here.
             warnings.filterwarnings("ignore", module=r"ray(\.|$)")
             for table in scored.iter_batches(batch_size=None, batch_format="pyarrow"):
-                yield from _unpack(table)
+                for payload in table.column(_RESULT).to_pylist():
+                    yield pickle.loads(payload)
     finally:
         ctx.execution_options.preserve_order, ctx.enable_progress_bars = saved
         data_logger.setLevel(saved_level)

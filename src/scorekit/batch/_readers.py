@@ -16,13 +16,16 @@ from itertools import filterfalse
 from typing import Any
 
 from scorekit.batch._errors import DatasetError
+from scorekit.batch._jsonlines import line_facts
 from scorekit.batch._sources import Source, SourceFile, open_raw, parquet_file
 from scorekit.batch._task import RowBatch
 
 __all__ = [
     "check_columns",
+    "chunked",
     "data_lines",
     "line_ranges",
+    "range_batches",
     "read_batches",
     "read_range_data",
     "split_chunks",
@@ -30,6 +33,7 @@ __all__ = [
 ]
 
 _CHUNK = 1 << 20
+_OPENERS: dict[str, Callable[..., Any]] = {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}
 
 
 class _Counted:
@@ -57,13 +61,7 @@ class _Counted:
 
 
 def _decompress(raw: Any, compression: str | None) -> Any:
-    if compression == "gzip":
-        return gzip.GzipFile(fileobj=raw, mode="rb")
-    if compression == "bz2":
-        return bz2.BZ2File(raw, mode="rb")
-    if compression == "xz":
-        return lzma.LZMAFile(raw, mode="rb")
-    return raw
+    return raw if compression is None else _OPENERS[compression](raw, "rb")
 
 
 def _line_chunks(file: SourceFile) -> Iterator[tuple[list[bytes], int]]:
@@ -153,8 +151,7 @@ def read_range_data(file: SourceFile, start: int, end: int) -> bytes:
         DatasetError: the file cannot be read.
     """
     try:
-        raw = open_raw(file, seekable=True)
-        try:
+        with open_raw(file, seekable=True) as raw:
             begin = max(start - 1, 0)
             raw.seek(begin)
             data: bytes = raw.read(end - begin)
@@ -167,19 +164,31 @@ def read_range_data(file: SourceFile, start: int, end: int) -> bytes:
                 data = data[cut + 1 :]
             if data and not data.endswith(b"\n"):
                 tail = []
-                while True:  # finish the last line, past the range's end
-                    chunk: bytes = raw.read(_CHUNK)
+                for chunk in iter(lambda: raw.read(_CHUNK), b""):  # the last line, past the end
                     newline = chunk.find(b"\n")
-                    if newline >= 0 or not chunk:
-                        tail.append(chunk[:newline] if newline >= 0 else chunk)
+                    tail.append(chunk if newline < 0 else chunk[:newline])
+                    if newline >= 0:
                         break
-                    tail.append(chunk)
                 data += b"".join(tail)
-        finally:
-            raw.close()
     except OSError as exc:
         raise DatasetError(f"{file.path}: cannot be read ({exc})") from None
     return data
+
+
+def range_batches(file: SourceFile, start: int, end: int, size: int) -> Iterator[RowBatch]:
+    """The lines that begin in bytes ``[start, end)`` of ``file`` (:func:`read_range_data`) in
+    batches of ``size``; the range's bytes count for its first batch (progress), which is an
+    empty one when no line begins in the range. What the engines know of the lines is found
+    out for the whole range at once (:func:`line_facts`), not line by line."""
+    data = read_range_data(file, start, end)
+    lines, facts = data_lines(data), line_facts(data)
+    del data
+    nbytes = end - start
+    for at in range(0, len(lines), size):
+        yield RowBatch(lines=lines[at : at + size], nbytes=nbytes, facts=facts)
+        nbytes = 0
+    if not lines:
+        yield RowBatch(lines=[], nbytes=nbytes)
 
 
 def data_lines(data: bytes) -> list[bytes]:
@@ -202,14 +211,11 @@ def _json_array(file: SourceFile) -> list[Any] | None:
     """The rows of a ``.json`` file holding one JSON array, or None for JSON lines."""
     if file.compression is not None or not file.path.lower().endswith(".json"):
         return None
-    raw = open_raw(file)
-    try:
+    with open_raw(file) as raw:
         head = raw.read(4096).lstrip()
         if not head.startswith(b"["):
             return None
         data = head + raw.read()
-    finally:
-        raw.close()
     try:
         rows = json.loads(data)
     except ValueError as exc:
@@ -231,7 +237,8 @@ def check_columns(names: Sequence[str], wanted: Sequence[str], where: str) -> No
         )
 
 
-def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+def chunked(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """``items`` in lists of ``size`` (the last one shorter)."""
     chunk: list[Any] = []
     for item in items:
         chunk.append(item)
@@ -242,7 +249,7 @@ def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
         yield chunk
 
 
-def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Iterator[RowBatch]:  # noqa: C901 (one branch per source kind and compression, read in one pass)
+def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Iterator[RowBatch]:
     """Read ``source`` in batches of up to ``batch_size`` rows, in order, with positions.
 
     Args:
@@ -254,19 +261,23 @@ def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Ite
         DatasetError: an input cannot be read, or a Parquet file lacks a column.
     """
     position = 0
+    for batch in _batches(source, batch_size, columns):
+        batch.start = position
+        position += len(batch)
+        yield batch
+
+
+def _batches(source: Source, batch_size: int, columns: Sequence[str]) -> Iterator[RowBatch]:
+    """The batches of :func:`read_batches`, before their positions are set."""
     if source.dataset is not None:
         raise DatasetError("a Ray dataset can only be scored with engine='ray'")
     if source.table is not None:
         check_columns(source.table.schema.names, columns, source.label)
-        for rb in source.table.to_batches(max_chunksize=batch_size):
-            if rb.num_rows:
-                yield RowBatch(table=rb, start=position)
-                position += rb.num_rows
+        batches = source.table.to_batches(max_chunksize=batch_size)
+        yield from (RowBatch(table=rb) for rb in batches if rb.num_rows)
         return
     if source.records is not None:
-        for chunk in _chunks(source.records, batch_size):
-            yield RowBatch(records=chunk, start=position)
-            position += len(chunk)
+        yield from (RowBatch(records=chunk) for chunk in chunked(source.records, batch_size))
         return
     for file in source.files:
         if file.format == "parquet":
@@ -274,8 +285,7 @@ def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Ite
             check_columns(pf.schema_arrow.names, columns, file.path)
             try:
                 for rb in pf.iter_batches(batch_size=batch_size, columns=list(columns)):
-                    yield RowBatch(table=rb, start=position)
-                    position += rb.num_rows
+                    yield RowBatch(table=rb)
             except DatasetError:
                 raise
             except Exception as exc:
@@ -283,9 +293,7 @@ def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Ite
             continue
         array = _json_array(file)
         if array is not None:
-            for chunk in _chunks(array, batch_size):
-                yield RowBatch(records=chunk, start=position)
-                position += len(chunk)
+            yield from (RowBatch(records=chunk) for chunk in chunked(array, batch_size))
             continue
         # A chunk's bytes count for the batch its first line goes to (progress only).
         lines: list[bytes] = []
@@ -294,10 +302,8 @@ def read_batches(source: Source, batch_size: int, columns: Sequence[str]) -> Ite
             lines += chunk
             nbytes += size
             while len(lines) >= batch_size:
-                yield RowBatch(lines=lines[:batch_size], start=position, nbytes=nbytes)
-                position += batch_size
+                yield RowBatch(lines=lines[:batch_size], nbytes=nbytes)
                 del lines[:batch_size]
                 nbytes = 0
         if lines:
-            yield RowBatch(lines=lines, start=position, nbytes=nbytes)
-            position += len(lines)
+            yield RowBatch(lines=lines, nbytes=nbytes)

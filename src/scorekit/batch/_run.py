@@ -14,7 +14,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
-from types import FrameType, TracebackType
+from types import FrameType
 from typing import Any, TextIO
 
 import numpy as np
@@ -36,13 +36,9 @@ ENGINES = ("local", "ray")
 JUDGE_OUTAGE_ROWS = 25
 
 
-def _positive(name: str, value: Any, allow_zero: bool = False) -> int | None:
-    if value is None:
-        return None
-    low = 0 if allow_zero else 1
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+def _check_whole(name: str, value: Any, low: int = 1) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < low):
         raise ValueError(f"{name} must be a whole number >= {low} or None; got {value!r}")
-    return value
 
 
 def resolve_workers(task: BatchTask, engine: str, workers: int | None) -> int:
@@ -76,12 +72,6 @@ def _small(source: Source, batch_size: int) -> bool:
     return rows is not None and rows <= batch_size
 
 
-def _label(source: Any, resolved: Source) -> str:
-    if isinstance(source, (str, os.PathLike)):
-        return os.fspath(source)
-    return resolved.label
-
-
 class _Interrupts:
     """Ctrl-C during a run: the first one stops the run once the batch in hand is written (the
     output stays whole, nothing is written twice); a second one stops it at once.
@@ -113,12 +103,7 @@ class _Interrupts:
         if self.pending:
             raise KeyboardInterrupt
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._old is not None:
             signal.signal(signal.SIGINT, self._old)
 
@@ -184,13 +169,13 @@ def run_dataset(  # noqa: C901 (the run's steps in order: check, resume, engine,
     refuse_in_starting_worker(workers)  # an unguarded module-level call, imported by a worker
     if engine not in ENGINES:
         raise DatasetError(f"engine must be one of {', '.join(ENGINES)}; got {engine!r}")
-    _positive("workers", workers)
-    _positive("max_errors", max_errors, allow_zero=True)
-    _positive("batch_size", batch_size)
+    _check_whole("workers", workers)
+    _check_whole("max_errors", max_errors, low=0)
+    _check_whole("batch_size", batch_size)
     if resume and output is None:
         raise DatasetError("resume needs output: the results file of the run to resume")
     resolved = resolve_source(source)
-    label = _label(source, resolved)
+    label = os.fspath(source) if isinstance(source, (str, os.PathLike)) else resolved.label
     size = batch_size or task.batch_size
     n_workers = resolve_workers(task, engine, workers)
     if workers is None and engine == "local" and _small(resolved, size):
@@ -206,15 +191,11 @@ def run_dataset(  # noqa: C901 (the run's steps in order: check, resume, engine,
         for columns in sink.previous():
             summarizer.add(columns, resumed=True)
 
-    total_bytes = resolved.total_bytes()
-    total_rows = None if total_bytes is not None else resolved.total_rows()
+    total, unit = resolved.total_bytes(), "bytes"
+    if total is None:
+        total, unit = resolved.total_rows(), "rows"
     reporter = make_progress(
-        progress,
-        label,
-        total_bytes if total_bytes is not None else total_rows,
-        "bytes" if total_bytes is not None else "rows",
-        stream=progress_stream,
-        interval=progress_interval,
+        progress, label, total, unit, stream=progress_stream, interval=progress_interval
     )
 
     started = time.monotonic()
@@ -244,61 +225,60 @@ def run_dataset(  # noqa: C901 (the run's steps in order: check, resume, engine,
     judge_failures = 0
     first = True
     frozen = freeze_heap()
-    interrupts = _Interrupts().__enter__()
-    try:
-        for result in results:
-            rows = [position + i for i in result.index]
-            position += result.consumed
-            columns = result.columns
-            if done.positions.size:
-                # Id-less rows of a resumed run that an engine could not skip by position.
-                seen = done.done_positions(rows)
-                keep = [j for j, key in enumerate(columns[ID]) if key is not None or not seen[j]]
-                if len(keep) < len(rows):
-                    result.skipped += len(rows) - len(keep)
-                    columns = {
-                        k: v[keep] if isinstance(v, np.ndarray) else [v[j] for j in keep]
-                        for k, v in columns.items()
-                    }
-                    rows = [rows[j] for j in keep]
-            columns = {ID: columns[ID], ROW: rows, **{k: v for k, v in columns.items() if k != ID}}
-            if first:
-                first = False
-                _check_first_batch(result, task)
-            if sink is not None and rows:
-                sink.write(columns)
-            before = summarizer.errors
-            summarizer.add(columns)
-            summarizer.add_stats(result.stats)
-            new_errors = summarizer.errors - before
-            reporter.update(
-                rows=len(rows), errors=new_errors, skipped=result.skipped, nbytes=result.nbytes
-            )
-            kinds = columns[ERROR_KIND]
-            if kinds and "judge_error" not in kinds:
-                judge_failures = 0
-                kinds = []
-            for kind in kinds:
-                judge_failures = judge_failures + 1 if kind == "judge_error" else 0
-                if judge_failures >= JUDGE_OUTAGE_ROWS:
-                    raise JudgeOutageError(
-                        f"the judge failed on {JUDGE_OUTAGE_ROWS} rows in a row; the last"
-                        f" error: {_last_error(columns)}. Nothing more is scored; the rows"
-                        " written so far are kept: rerun with resume (--resume) when the"
-                        " judge is back"
-                    )
-            if (
-                max_errors is not None
-                and summarizer.errors - summarizer.resumed_errors > max_errors
-            ):
-                stopped = (
-                    f"more than {max_errors} rows could not be scored (--max-errors);"
-                    " the rows written so far are kept"
-                )
-                break
-            interrupts.check()
-    finally:
+    with _Interrupts() as interrupts:
         try:
+            for result in results:
+                rows = [position + i for i in result.index]
+                position += result.consumed
+                columns = result.columns
+                if done.positions.size:
+                    # Id-less rows of a resumed run that an engine could not skip by position.
+                    seen = done.done_positions(rows)
+                    keep = [j for j, k in enumerate(columns[ID]) if k is not None or not seen[j]]
+                    if len(keep) < len(rows):
+                        result.skipped += len(rows) - len(keep)
+                        columns = {
+                            k: v[keep] if isinstance(v, np.ndarray) else [v[j] for j in keep]
+                            for k, v in columns.items()
+                        }
+                        rows = [rows[j] for j in keep]
+                columns = {ID: columns[ID], ROW: rows} | columns
+                if first:
+                    first = False
+                    _check_first_batch(result, task)
+                if sink is not None and rows:
+                    sink.write(columns)
+                before = summarizer.errors
+                summarizer.add(columns)
+                summarizer.stats.update(result.stats)  # the task's counters (judge calls...)
+                new_errors = summarizer.errors - before
+                reporter.update(
+                    rows=len(rows), errors=new_errors, skipped=result.skipped, nbytes=result.nbytes
+                )
+                kinds = columns[ERROR_KIND]
+                if kinds and "judge_error" not in kinds:
+                    judge_failures = 0
+                    kinds = []
+                for kind in kinds:
+                    judge_failures = judge_failures + 1 if kind == "judge_error" else 0
+                    if judge_failures >= JUDGE_OUTAGE_ROWS:
+                        raise JudgeOutageError(
+                            f"the judge failed on {JUDGE_OUTAGE_ROWS} rows in a row; the last"
+                            f" error: {_last_error(columns)}. Nothing more is scored; the rows"
+                            " written so far are kept: rerun with resume (--resume) when the"
+                            " judge is back"
+                        )
+                if (
+                    max_errors is not None
+                    and summarizer.errors - summarizer.resumed_errors > max_errors
+                ):
+                    stopped = (
+                        f"more than {max_errors} rows could not be scored (--max-errors);"
+                        " the rows written so far are kept"
+                    )
+                    break
+                interrupts.check()
+        finally:
             close_results = getattr(results, "close", None)
             if close_results is not None:
                 close_results()
@@ -306,44 +286,32 @@ def run_dataset(  # noqa: C901 (the run's steps in order: check, resume, engine,
             if frozen:
                 gc.unfreeze()
             if sink is not None:
-                _finish(sink)
-        finally:
-            interrupts.__exit__(None, None, None)
+                # Every orderly stop (the end, --max-errors, an error, Ctrl-C) leaves a
+                # complete, readable output; a resumed run goes on from it. Only a hard kill
+                # leaves parts behind.
+                try:
+                    sink.close()
+                except Exception:
+                    sink.abort()
+                    raise
     interrupts.check()  # pressed while the output was being finished: it is whole now
-    stats = dict(summarizer.stats)
     judge = None
     if judge_info is not None:
-        judge = {**stats, **judge_info}
+        from scorekit.report import judge_totals
+
+        totals = judge_totals({**summarizer.stats, **judge_info})
+        judge = totals.to_dict() if totals is not None else None
     return summarizer.finish(
         source=label,
         output=os.fspath(output) if output is not None else None,
         engine=engine,
         workers=n_workers,
         seconds=time.monotonic() - started,
-        judge=_judge_totals(judge),
+        judge=judge,
         stopped=stopped,
     )
-
-
-def _finish(sink: Any) -> None:
-    # Every orderly stop (the end, --max-errors, an error, Ctrl-C) leaves a complete, readable
-    # output; a resumed run goes on from it. Only a hard kill leaves parts behind.
-    try:
-        sink.close()
-    except Exception:
-        sink.abort()
-        raise
 
 
 def _last_error(columns: dict[str, list[Any]]) -> str:
     errors = [e for e, k in zip(columns["error"], columns[ERROR_KIND], strict=True) if k]
     return errors[-1] if errors else "?"
-
-
-def _judge_totals(stats: dict[str, Any] | None) -> dict[str, Any] | None:
-    if stats is None:
-        return None
-    from scorekit.report import judge_totals
-
-    totals = judge_totals(stats)
-    return totals.to_dict() if totals is not None else None

@@ -8,7 +8,7 @@ score the others, and turn each failure into an error row instead of an exceptio
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,12 +101,9 @@ def score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None = None) -
     if task.pause_gc:
         # Paused until the batch's rows are freed: only the result is left for the collector.
         with gc_paused():
-            if batch.lines is not None and len(batch.lines) > LINES_PER_STEP:
-                result = _score_in_steps(task, batch, done)
-            else:
-                result = _score_batch(task, batch, done)
+            result = _score_in_steps(task, batch, done, LINES_PER_STEP)
     else:
-        result = _score_batch(task, batch, done)
+        result = _score_in_steps(task, batch, done, None)
     numeric_arrays(result.columns, task.fields)
     return result
 
@@ -117,12 +114,26 @@ def score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None = None) -
 LINES_PER_STEP = 32
 
 
-def _score_in_steps(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> ResultBatch:
-    """:func:`_score_batch` over consecutive slices of ``batch.lines``: each slice decoded and
-    scored in turn, the result columns built once (the same rows, fields and counters as one
-    pass over the whole batch: each row is scored on its own)."""
+def _score_in_steps(
+    task: BatchTask, batch: RowBatch, done: DoneIds | None, size: int | None
+) -> ResultBatch:
+    """Decode and score ``batch`` a slice of ``size`` JSON lines at a time (None, or rows that
+    are not JSON lines: all at once), the result columns built once (the same rows, fields and
+    counters as one pass over the whole batch: each row is scored on its own)."""
     lines = batch.lines
-    assert lines is not None
+    parts: Iterable[tuple[int, RowBatch]] = [(0, batch)]
+    if lines is not None and size is not None and len(lines) > size:
+        parts = (
+            (
+                offset,
+                RowBatch(
+                    lines=lines[offset : offset + size],
+                    start=None if batch.start is None else batch.start + offset,
+                    facts=batch.facts,
+                ),
+            )
+            for offset in range(0, len(lines), size)
+        )
     keep: list[int] = []
     ids: list[str | None] = []
     first: list[RowError | None] = []
@@ -130,12 +141,7 @@ def _score_in_steps(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> R
     scored: list[tuple[Any, ...] | RowError] = []
     skipped = 0
     stats: dict[str, float] = {}
-    for offset in range(0, len(lines), LINES_PER_STEP):
-        part = RowBatch(
-            lines=lines[offset : offset + LINES_PER_STEP],
-            start=None if batch.start is None else batch.start + offset,
-            facts=batch.facts,
-        )
+    for offset, part in parts:
         step = _step(task, part, done)
         keep += [offset + i for i in step.keep]
         ids += step.ids
@@ -144,11 +150,13 @@ def _score_in_steps(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> R
         scored += step.scored
         skipped += step.skipped
         for key, value in step.stats.items():
-            stats[key] = stats.get(key, 0.0) + value
+            stats[key] = stats.get(key, 0) + value
+    with gc_paused():
+        columns = _columns(task, keep, ids, first, todo, scored)
     return ResultBatch(
         index=keep,
-        columns=_columns(task, keep, ids, first, todo, scored),
-        consumed=len(lines),
+        columns=columns,
+        consumed=len(ids),
         skipped=skipped,
         nbytes=batch.nbytes,
         stats=stats,
@@ -185,20 +193,6 @@ def _step(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> _Step:
     # judge), on other threads too.
     scored, stats = task.score_rows(rows, lines, batch.facts.no_dollar)
     return _Step(keep, ids, first, todo, scored, skipped, stats)
-
-
-def _score_batch(task: BatchTask, batch: RowBatch, done: DoneIds | None) -> ResultBatch:
-    step = _step(task, batch, done)
-    with gc_paused():
-        columns = _columns(task, step.keep, step.ids, step.first, step.todo, step.scored)
-    return ResultBatch(
-        index=list(step.keep),
-        columns=columns,
-        consumed=len(step.ids),
-        skipped=step.skipped,
-        nbytes=batch.nbytes,
-        stats=step.stats,
-    )
 
 
 def _decode(

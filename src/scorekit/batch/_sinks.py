@@ -12,14 +12,15 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
-from scorekit.batch._done import DoneIds
+from scorekit.batch._done import DoneIds, done_of_rows
 from scorekit.batch._errors import DatasetError
-from scorekit.batch._parquet_sink import ParquetSink
+from scorekit.batch._parquet_sink import ParquetSink, other_run_error
+from scorekit.batch._readers import chunked
 from scorekit.batch._task import ERROR, ERROR_KIND, ID, ROW, Field
 
-__all__ = ["OUTPUT_FORMATS", "Sink", "open_sink", "output_format"]
+__all__ = ["OUTPUT_FORMATS", "open_sink"]
 
 OUTPUT_FORMATS = {".parquet": "parquet", ".pq": "parquet", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 #: Rows per batch of earlier results read back on resume (one Parquet row group).
@@ -27,73 +28,31 @@ _READ_BATCH_ROWS = 16_384
 _ID_PREFIX = re.compile(rb'^\{"id": (null|"(?:[^"\\]|\\.)*"), "row": (\d+)')
 
 
-def output_format(path: str | os.PathLike[str]) -> str:
-    """``parquet`` or ``jsonl``, from the suffix.
-
-    Raises:
-        DatasetError: another suffix.
-    """
-    suffix = Path(path).suffix.lower()
-    fmt = OUTPUT_FORMATS.get(suffix)
-    if fmt is None:
-        raise DatasetError(
-            f"output {os.fspath(path)!r}: cannot tell the format from the suffix; use .parquet"
-            " or .jsonl"
-        )
-    return fmt
-
-
-class Sink(Protocol):
-    """A per-row result writer."""
-
-    path: Path
-
-    def write(self, columns: dict[str, Any]) -> None:
-        """Append result rows (``id``, ``row``, fields, ``error``, ``error_kind``; a column is
-        a list, or a numpy array of numbers)."""
-
-    def previous(self) -> Iterator[dict[str, list[Any]]]:
-        """The rows an earlier run wrote (a resumed run), as result columns."""
-
-    def close(self) -> None:
-        """Finish the output (the file is complete and readable)."""
-
-    def abort(self) -> None:
-        """Stop early, keeping everything written so far for a resumed run."""
-
-
-def _names(fields: Sequence[Field]) -> list[str]:
-    return [ID, ROW, *(f.name for f in fields), ERROR, ERROR_KIND]
-
-
 # -- JSON lines --------------------------------------------------------------------------------
 
 
 class JsonLinesSink:
-    """Results as JSON lines (``{"id": ..., "row": ..., ...}``), flushed after every batch."""
+    """Results as JSON lines (``{"id": ..., "row": ..., ...}``), flushed after every batch.
+
+    A sink writes result columns (``write``), reads back the rows an earlier run wrote
+    (``previous``), finishes the output (``close``) or stops early keeping what was written
+    (``abort``); ``done`` holds the rows a resumed run skips. ``ParquetSink`` does the same.
+    """
 
     def __init__(self, path: Path, fields: Sequence[Field], resume: bool) -> None:
         self.path = path
-        self.names = _names(fields)
-        self.done = DoneIds()
+        self.names = [ID, ROW, *(f.name for f in fields), ERROR, ERROR_KIND]
         path.parent.mkdir(parents=True, exist_ok=True)
         self._resumed = resume and path.exists()
-        if self._resumed:
-            self.done = self._repair_and_read()
-            self._fh = open(path, "ab")  # noqa: SIM115  # closed in close()/abort()
-        else:
-            self._fh = open(path, "wb")  # noqa: SIM115
+        self.done = self._repair_and_read() if self._resumed else DoneIds()
+        self._fh = open(path, "ab" if self._resumed else "wb")  # noqa: SIM115 (closed by close/abort)
 
     def _repair_and_read(self) -> DoneIds:
-        ids: list[str] = []
-        positions: list[int] = []
+        rows: list[tuple[str | None, int]] = []
         good_end = 0
         with open(self.path, "rb") as fh:
-            offset = 0
             for number, line in enumerate(fh, 1):
-                end = offset + len(line)
-                whole = line.endswith(b"\n")
-                parsed = _id_and_row(line) if whole else None
+                parsed = _id_and_row(line) if line.endswith(b"\n") else None
                 if parsed is None:
                     if fh.read(1):  # a bad line in the middle: not ours to cut
                         raise DatasetError(
@@ -103,51 +62,33 @@ class JsonLinesSink:
                     break  # the torn last line of a killed run
                 if number == 1:
                     self._check_header(line)
-                key, position = parsed
-                if key is None:
-                    positions.append(position)
-                else:
-                    ids.append(key)
-                good_end = end
-                offset = end
+                rows.append(parsed)
+                good_end += len(line)
         if good_end < self.path.stat().st_size:
             with open(self.path, "r+b") as fh:
                 fh.truncate(good_end)
-        return DoneIds.of(ids, positions)
+        return done_of_rows(rows)
 
     def _check_header(self, line: bytes) -> None:
         keys = list(json.loads(line))
         if keys != self.names:
-            raise DatasetError(
-                f"{self.path}: holds results of another kind of run (columns"
-                f" {', '.join(keys[:6])}...); resume with the same command, or write elsewhere"
-            )
+            raise other_run_error(self.path, keys)
 
     def previous(self) -> Iterator[dict[str, list[Any]]]:
         """The rows an earlier run wrote, as result columns, in chunks."""
         if not self._resumed:
             return
         with open(self.path, "rb") as fh:
-            chunk: list[dict[str, Any]] = []
-            for line in fh:
-                chunk.append(json.loads(line))
-                if len(chunk) >= _READ_BATCH_ROWS:
-                    yield self._columns(chunk)
-                    chunk = []
-            if chunk:
-                yield self._columns(chunk)
-
-    def _columns(self, rows: list[dict[str, Any]]) -> dict[str, list[Any]]:
-        return {name: [r.get(name) for r in rows] for name in self.names}
+            for rows in chunked(map(json.loads, fh), _READ_BATCH_ROWS):
+                yield {name: [r.get(name) for r in rows] for name in self.names}
 
     def write(self, columns: dict[str, Any]) -> None:
         names = self.names
         # Numbers may come as numpy arrays: as Python numbers, json writes them as before.
         lists = [v.tolist() if hasattr(v, "tolist") else v for v in (columns[n] for n in names)]
-        rows = zip(*lists, strict=True)
         text = "".join(
             json.dumps(dict(zip(names, row, strict=True)), ensure_ascii=False) + "\n"
-            for row in rows
+            for row in zip(*lists, strict=True)
         )
         self._fh.write(text.encode("utf-8"))
         self._fh.flush()
@@ -180,11 +121,10 @@ def _id_and_row(line: bytes) -> tuple[str | None, int] | None:
     return (key if isinstance(key, str) else None), data[ROW]
 
 
-def open_sink(path: str | os.PathLike[str], fields: Sequence[Field], resume: bool) -> Any:
+def open_sink(
+    path: str | os.PathLike[str], fields: Sequence[Field], resume: bool
+) -> JsonLinesSink | ParquetSink:
     """Open the writer for ``path`` (format from its suffix).
-
-    Returns:
-        A :class:`Sink` whose ``done`` attribute holds the rows a resumed run skips.
 
     Raises:
         DatasetError: unknown suffix, pyarrow missing for Parquet, or an output that belongs
@@ -193,7 +133,12 @@ def open_sink(path: str | os.PathLike[str], fields: Sequence[Field], resume: boo
     target = Path(path).expanduser()
     if target.is_dir():
         raise DatasetError(f"output {os.fspath(path)!r} is a folder; give a file name")
-    fmt = output_format(target)
+    fmt = OUTPUT_FORMATS.get(target.suffix.lower())
+    if fmt is None:
+        raise DatasetError(
+            f"output {os.fspath(target)!r}: cannot tell the format from the suffix; use .parquet"
+            " or .jsonl"
+        )
     if fmt == "parquet":
         return ParquetSink(target, fields, resume)
     return JsonLinesSink(target, fields, resume)

@@ -137,14 +137,12 @@ def _uri_files(uri: str) -> list[SourceFile]:
         info = filesystem.get_file_info(path)
         if info.type == pafs.FileType.Directory:
             infos = filesystem.get_file_info(pafs.FileSelector(path, recursive=True))
-        elif info.type == pafs.FileType.NotFound:
-            raise DatasetError(f"{uri}: no such file or folder")
         else:
             infos = [info]
-    except DatasetError:
-        raise
     except Exception as exc:  # a store's own errors: no credentials, no network...
         raise DatasetError(f"{uri}: cannot be listed ({exc})") from None
+    if info.type == pafs.FileType.NotFound:
+        raise DatasetError(f"{uri}: no such file or folder")
     scheme = uri.partition("://")[0]
     found = []
     for item in sorted(infos, key=lambda i: i.path):
@@ -219,11 +217,6 @@ def parquet_file(file: SourceFile) -> Any:
     import pyarrow.parquet as pq
 
     try:
-        if is_uri(file.path):
-            from pyarrow import fs as pafs
-
-            filesystem, path = pafs.FileSystem.from_uri(file.path)
-            return pq.ParquetFile(filesystem.open_input_file(path))
-        return pq.ParquetFile(file.path)
+        return pq.ParquetFile(open_raw(file, seekable=True) if is_uri(file.path) else file.path)
     except Exception as exc:  # a truncated or foreign file
         raise DatasetError(f"{file.path}: not a readable Parquet file ({exc})") from None

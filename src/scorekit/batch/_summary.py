@@ -140,12 +140,8 @@ def _floats(values: Sequence[Any]) -> np.ndarray[Any, np.dtype[np.float64]]:
 
 
 class Summarizer:
-    """Folds result batches into a :class:`DatasetSummary`.
-
-    Args:
-        fields: the task's result fields.
-        main_score: the field the lowest rows and ``mean`` refer to.
-    """
+    """Folds result batches into a :class:`DatasetSummary` (``main_score``: the field the lowest
+    rows and ``mean`` refer to)."""
 
     def __init__(self, fields: Sequence[Field], main_score: str) -> None:
         self.fields = list(fields)
@@ -244,10 +240,6 @@ class Summarizer:
                 heapq.heappush(heap, item)
             elif item > heap[0]:
                 heapq.heapreplace(heap, item)
-
-    def add_stats(self, stats: dict[str, float]) -> None:
-        """Add a batch's task counters (judge calls, warnings...)."""
-        self.stats.update(stats)
 
     def finish(
         self,

@@ -10,12 +10,6 @@ from pathlib import Path
 __all__ = ["write_text_atomic"]
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     """Write ``text`` (UTF-8, ``\\n`` line ends) to ``path`` atomically; returns the path.
 
@@ -44,7 +38,9 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
             handle.flush()
             os.fsync(handle.fileno())
         # mkstemp creates the file 0600; these files are meant to be read (and committed).
-        os.chmod(tmp, 0o666 & ~_umask())
+        umask = os.umask(0)  # the only way to read it is to set it
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -117,5 +117,4 @@ def console_width(stream: IO[str] | Any) -> int | None:
         >>> console_width(io.StringIO())
         100000
     """
-    isatty = getattr(stream, "isatty", None)
-    return None if callable(isatty) and isatty() else _UNWRAPPED
+    return None if terminal_width(stream) is not None else _UNWRAPPED

@@ -109,17 +109,10 @@ class Verdict:
         return out
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
-
-
 def item_text(item: EquivalenceItem) -> str:
     """The item as compact JSON (label, expected, actual)."""
-    return _dumps({"label": item.label, "expected": item.expected, "actual": item.actual})
-
-
-def _neutralise(text: str) -> str:
-    return _TAG_RE.sub(r"&lt;\1", text)
+    value = {"label": item.label, "expected": item.expected, "actual": item.actual}
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
 
 
 def equivalence_messages(items: Sequence[EquivalenceItem]) -> tuple[str, str]:
@@ -139,7 +132,8 @@ def equivalence_messages(items: Sequence[EquivalenceItem]) -> tuple[str, str]:
         for i, item in enumerate(items, start=1)
     }
     body = json.dumps(numbered, ensure_ascii=False, separators=(",", ":"), default=repr)
-    return _SYSTEM, f"Judge every item.\n<scorekit_items>\n{_neutralise(body)}\n</scorekit_items>"
+    body = _TAG_RE.sub(r"&lt;\1", body)  # an item cannot close the block it sits in
+    return _SYSTEM, f"Judge every item.\n<scorekit_items>\n{body}\n</scorekit_items>"
 
 
 def _verdict(value: Any, position: int, method: str, quoted: str) -> Verdict:
@@ -166,13 +160,8 @@ def _verdict(value: Any, position: int, method: str, quoted: str) -> Verdict:
         equivalent,
         reason or ("equivalent" if equivalent else "not equivalent"),
         str(value.get("method") or method),
-        _similarity(similarity),
+        finite_float(similarity) if isinstance(similarity, (int, float)) else None,
     )
-
-
-def _similarity(value: Any) -> float | None:
-    """A verdict's similarity as a float (None when it is no finite number)."""
-    return finite_float(value) if isinstance(value, (int, float)) else None
 
 
 def validate_verdicts(

@@ -10,17 +10,19 @@ single-flight entry, the audit record, the retry budget); split, each part would
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import math
 import random
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
 from scorekit.format._shorten import shorten
-from scorekit.judges._audit_log import AuditLog, CallRecord, current_log
+from scorekit.judges._audit_log import CallRecord, current_log
 from scorekit.judges._backend import Answers, Backend, Reply, backend_identity, backend_name
 from scorekit.judges._equivalence import (
     EQUIVALENCE_PROMPT_VERSION,
@@ -120,18 +122,6 @@ def _consume(future: asyncio.Future[Any]) -> None:
         future.exception()
 
 
-class _Joined:
-    """An audited request that may get the reply of an identical one (memo, single flight)."""
-
-    __slots__ = ("kind", "log", "run", "text")
-
-    def __init__(self, log: AuditLog, kind: str, run: tuple[int, ...], text: str) -> None:
-        self.log, self.kind, self.run, self.text = log, kind, run, text
-
-    def note(self) -> None:
-        self.log.add(CallRecord(self.kind, list(self.run), self.text, "shared"))
-
-
 class Judge:
     """A backend wrapped with caching, the process-wide limit, retries and validation.
 
@@ -184,9 +174,7 @@ class Judge:
         questions: QuestionSource | None = None,
     ) -> None:
         self.backend = backend
-        #: The question source (record / frozen question sets), or None.
         self.question_source = questions
-        #: A ``scorekit.session._budget.JudgeBudget`` (``--llm-budget-*``), or None: no cap.
         self.budget = budget
         self.name = backend_name(backend)
         self.identity = backend_identity(backend)
@@ -249,7 +237,10 @@ class Judge:
             return self._cached(kind, text, questions, run, retry, key)
 
         log = current_log()
-        joined = None if log is None else _Joined(log, kind, run, text)
+        # An audited request may get the reply of an identical one (memo, single flight).
+        joined = (
+            None if log is None else partial(log.add, CallRecord(kind, list(run), text, "shared"))
+        )
         if self.deterministic:
             # One reply serves every run with the same inputs; kept in a bounded memo (LRU).
             memo_key = (kind, text, tuple(questions) if questions is not None else None, repeat)
@@ -268,7 +259,7 @@ class Judge:
         start: Callable[[], Coroutine[Any, Any, Any]],
         *,
         keep: bool,
-        joined: _Joined | None = None,
+        joined: Callable[[], object] | None = None,
     ) -> Any:
         """Await the future ``table`` holds for ``key``, starting it if there is none (or the
         last one failed). ``keep`` leaves it there as a memo (bounded); otherwise it leaves
@@ -293,7 +284,7 @@ class Judge:
             if keep:
                 table.move_to_end(key)
             if joined is not None:
-                joined.note()
+                joined()
         return await asyncio.shield(fut)
 
     async def _cached(
@@ -506,17 +497,14 @@ class Judge:
         if self.identity is not None and self.cache_mode != "off":
             repeat = current_repeat_run()
             for text in unique:
-                keys[text] = reply_key(
+                key = keys[text] = reply_key(
                     self.identity, EQUIVALENCE_PROMPT_VERSION, text, None, (0,), repeat
                 )
-            for text, key in keys.items():
                 hit = self.cache.get(key) if self.cache is not None else None
                 if hit is not None:
-                    try:
+                    with contextlib.suppress(InvalidReplyError):
                         (found[text],) = validate_verdicts([hit], 1, self.name)
                         self.stats.add(cache_hits=1)
-                    except InvalidReplyError:
-                        pass
         missing = [text for text in unique if text not in found]
         if missing and self.cache_mode == "replay":
             raise CacheMissError(

@@ -18,14 +18,8 @@ def reply_key(
 ) -> str:
     """Return a stable hex key for one judge reply.
 
-    Args:
-        identity: the backend's cache identity (provider, endpoint, model, prompt version,
-            temperature and other sampling settings).
-        kind: ``"questions"`` or ``"answers"``.
-        text: the text the judge reads.
-        questions: the questions to answer (answers only).
-        run: the run index: ``(question_run,)`` for questions, ``(question_run, answer_run)``
-            for answers, so repeated runs of an aggregated assertion stay distinct samples.
+    ``run`` is part of the key, so repeated runs of an aggregated assertion stay distinct
+    samples.
 
     Example:
         >>> k = reply_key({"model": "m"}, "questions", "Paris is in France.", None, (0,))

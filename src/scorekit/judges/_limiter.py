@@ -15,8 +15,6 @@ def limiter(limit: int) -> asyncio.Semaphore:
     """
     loop = asyncio.get_running_loop()
     key = (id(loop), limit)
-    sem = _semaphores.get(key)
-    if sem is None:
-        sem = asyncio.Semaphore(limit)
-        _semaphores[key] = sem
-    return sem
+    if key not in _semaphores:
+        _semaphores[key] = asyncio.Semaphore(limit)
+    return _semaphores[key]

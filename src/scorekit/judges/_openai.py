@@ -12,7 +12,8 @@ The SDK (and httpx) load on first use of a judge, not when pytest starts.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -41,13 +42,8 @@ _NO_KEY = "no-key-configured"
 class OpenAIBackend:
     """A judge on the chat-completions API of OpenAI, a compatible server, or Azure OpenAI.
 
-    Build it with :func:`build_openai_backend`; the attributes below are read-only facts.
-
-    Attributes:
-        name: ``"openai"`` or ``"azure"``.
-        model: the model (Azure: the deployment unless a model is configured).
-        endpoint: the base URL (openai) or the Azure endpoint (azure).
-        deployment: the Azure deployment, or None.
+    Build it with :func:`build_openai_backend`. ``endpoint`` is the base URL (openai) or the
+    Azure endpoint; ``model`` on Azure is the deployment unless a model is configured.
     """
 
     deterministic = False
@@ -151,42 +147,36 @@ class OpenAIBackend:
             client, self._async_client = self._async_client, None
             await client.close()
 
-    # -- the two judge calls ----------------------------------------------------------------
+    # -- the judge calls -------------------------------------------------------------------
     async def make_questions(self, text: str) -> Reply:
         """Ask for yes/no questions about ``text``."""
-        raw, usage, finish = await self._chat(
-            get_system_questions_prompt(), get_user_questions_prompt(text), "questions"
-        )
-        try:
-            return Reply(parse_questions(raw), usage)
-        except InvalidReplyError as exc:
-            raise self._explain(exc, finish) from None
+        system, user = get_system_questions_prompt(), get_user_questions_prompt(text)
+        return await self._ask(system, user, "questions", parse_questions)
 
     async def answer_questions(self, text: str, questions: Sequence[str]) -> Reply:
         """Ask for one support number in ``[0, 1]`` per question, read from ``text``."""
         user = get_user_answers_prompt(text, number_questions(list(questions)))
-        raw, usage, finish = await self._chat(get_system_answers_prompt(), user, "answers")
-        try:
-            return Reply(parse_answers(raw, len(questions)), usage)
-        except InvalidReplyError as exc:
-            raise self._explain(exc, finish) from None
+        parse = partial(parse_answers, n_questions=len(questions))
+        return await self._ask(get_system_answers_prompt(), user, "answers", parse)
 
     async def judge_equivalence(self, items: Sequence[EquivalenceItem]) -> Reply:
         """Ask whether each item's actual value means the same as its expected value."""
         system, user = equivalence_messages(items)
-        raw, usage, finish = await self._chat(system, user, "equivalence")
-        try:
-            return Reply(parse_verdicts(raw, len(items)), usage)
-        except InvalidReplyError as exc:
-            raise self._explain(exc, finish) from None
+        parse = partial(parse_verdicts, n_items=len(items))
+        return await self._ask(system, user, "equivalence", parse)
 
-    def _explain(self, exc: InvalidReplyError, finish: str | None) -> InvalidReplyError:
-        if finish == "length":
-            return InvalidReplyError(
-                f"{exc} (the reply was cut off at {self._label('max_tokens')} {self.max_tokens};"
-                " raise it)"
-            )
-        return exc
+    async def _ask(self, system: str, user: str, kind: str, parse: Callable[[str], Any]) -> Reply:
+        """One chat completion, parsed; a reply cut off at ``max_tokens`` says so."""
+        raw, usage, finish = await self._chat(system, user, kind)
+        try:
+            return Reply(parse(raw), usage)
+        except InvalidReplyError as exc:
+            if finish == "length":
+                exc = InvalidReplyError(
+                    f"{exc} (the reply was cut off at {self._label('max_tokens')}"
+                    f" {self.max_tokens}; raise it)"
+                )
+            raise exc from None
 
     async def _chat(self, system: str, user: str, kind: str) -> tuple[str, Usage, str | None]:
         """One chat completion: the reply text, its usage and the finish reason.

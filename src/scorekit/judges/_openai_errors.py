@@ -7,6 +7,7 @@ model, deployment, endpoint), 400 and other 4xx (the server's message, quoted).
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import re
 import time
@@ -46,19 +47,13 @@ def scrub(message: str, key: str | None) -> str:
 def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
     if headers is None:
         return None
-    ms = headers.get("retry-after-ms")
-    if ms:
-        try:
-            return max(0.0, float(ms) / 1000.0)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value:
+            with contextlib.suppress(ValueError):
+                return max(0.0, float(value) / scale)
+    if not value:  # the ``retry-after`` header: an HTTP date, or nothing
         return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError):
@@ -110,19 +105,8 @@ def translate_sdk_error(
     key: str | None,
     surface: str = "pytest",
 ) -> JudgeError:
-    """Return the judge error for an SDK exception.
-
-    Args:
-        exc: the exception the SDK raised (or an ``httpx`` / ``httpcore`` transport error that
-            escaped it).
-        provider: ``"openai"`` or ``"azure"`` (names the key's environment variable).
-        where: the judge, described for messages (``openai model 'x' at URL``).
-        timeout: the request timeout in seconds (named when it expired).
-        fix_404: what to check when the server says not found.
-        key: the API key, scrubbed from every quoted server message.
-        surface: where the settings were given, to name them (``--llm-timeout`` under pytest,
-            ``--timeout`` on the ``texts-score`` command line, ``configure(timeout=...)``).
-    """
+    """Return the judge error for an SDK exception (or an ``httpx`` / ``httpcore`` transport
+    error that escaped it); ``key`` is scrubbed from every quoted server message."""
     import openai
 
     transport = transport_failure(exc)
@@ -140,14 +124,10 @@ def translate_sdk_error(
     if isinstance(exc, openai.APIStatusError):
         code = exc.status_code
         server = scrub(_server_message(exc), key)
-        if code == 429:
+        if code == 429 or code >= 500 or code in (408, 409):
+            what = "is rate limiting" if code == 429 else "failed"
             return TransientJudgeError(
-                f"the {where} is rate limiting (HTTP 429): {server}",
-                retry_after=retry_after_seconds(exc.response.headers),
-            )
-        if code >= 500 or code in (408, 409):
-            return TransientJudgeError(
-                f"the {where} failed (HTTP {code}): {server}",
+                f"the {where} {what} (HTTP {code}): {server}",
                 retry_after=retry_after_seconds(exc.response.headers),
             )
         if code in (401, 403):

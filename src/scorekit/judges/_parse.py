@@ -104,10 +104,7 @@ def parse_questions(raw: str | None) -> list[str]:
 
 def validate_questions(value: object, quoted: str = "") -> list[str]:
     """Check questions from any judge: a non-empty list of non-empty strings (stripped).
-
-    Args:
-        value: the questions.
-        quoted: the reply they came from, appended to an error (``": '...'"``), if any.
+    ``quoted``, the reply they came from, ends an error message.
 
     Example:
         >>> validate_questions([" Is it red? "])
@@ -132,12 +129,7 @@ def validate_questions(value: object, quoted: str = "") -> list[str]:
 
 def validate_answers(value: object, n_questions: int, quoted: str = "") -> list[float]:
     """Check answers from any judge: one finite number in ``[0, 1]`` per question (a bool or
-    a numeric string is no number).
-
-    Args:
-        value: the answers.
-        n_questions: how many questions were asked.
-        quoted: the reply they came from, appended to an error (``": '...'"``), if any.
+    a numeric string is no number). ``quoted``, the reply they came from, ends an error message.
 
     Example:
         >>> validate_answers([1, 0.5], 2)
@@ -189,14 +181,8 @@ def numbered(value: dict[Any, Any], count: int, noun: str, raw: str) -> list[Any
     if set(by_number) != expected:
         missing = sorted(expected - set(by_number))
         extra = sorted(set(by_number) - expected)
-        detail = "; ".join(
-            part
-            for part in (
-                f"missing {missing}" if missing else "",
-                f"unexpected {extra}" if extra else "",
-            )
-            if part
-        )
+        parts = [f"missing {missing}"] if missing else []
+        detail = "; ".join(parts + ([f"unexpected {extra}"] if extra else []))
         raise InvalidReplyError(
             f"the judge answered {noun}s {sorted(by_number)} of 1..{count} ({detail}):"
             f" {quote_reply(raw)}"
@@ -206,10 +192,6 @@ def numbered(value: dict[Any, Any], count: int, noun: str, raw: str) -> list[Any
 
 def parse_answers(raw: str | None, n_questions: int) -> list[float]:
     """Return one number in ``[0, 1]`` per question from a judge's reply.
-
-    Args:
-        raw: the reply text.
-        n_questions: how many questions were asked.
 
     Raises:
         InvalidReplyError: wrong shape, wrong count, a non-number or a number outside [0, 1].

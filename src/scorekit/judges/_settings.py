@@ -114,11 +114,6 @@ class SettingsError(ValueError):
     """A setting has an unusable value; the message names the option and the fix."""
 
 
-#: Where settings are given: the pytest options and ini file, the ``texts-score`` command
-#: line, or plain Python (``configure()``). Messages name a setting the way its user wrote it.
-SURFACES = ("pytest", "cli", "python")
-
-
 def setting_label(name: str, surface: str = "pytest", source: str | None = None) -> str:
     """How a user names the setting ``name`` (``model`` or ``llm_model``) on ``surface``.
 
@@ -173,33 +168,24 @@ def setting_with_env(name: str, surface: str = "pytest") -> str:
 
 
 def _convert(opt: Option, raw: Any, label: str) -> Any:
+    if isinstance(raw, str):
+        raw = raw.strip() or None
     if raw is None:
         return None
-    if isinstance(raw, str):
-        raw = raw.strip()
-        if raw == "":
-            return None
-    try:
-        if opt.kind == "int":
+    if opt.kind in ("int", "float"):
+        number = int if opt.kind == "int" else float
+        try:
             if isinstance(raw, bool):
                 raise ValueError
-            value: Any = int(raw)
-            if value < 1:
-                raise SettingsError(f"{label} must be at least 1, got {raw!r}.")
-            return value
-        if opt.kind == "float":
-            if isinstance(raw, bool):
-                raise ValueError
-            value = float(raw)
-            if not math.isfinite(value) or value < 0:
-                raise SettingsError(f"{label} must be a finite number >= 0, got {raw!r}.")
-            return value
-    except (TypeError, ValueError) as exc:
-        if isinstance(exc, SettingsError):
-            raise
-        raise SettingsError(
-            f"{label} must be {'an integer' if opt.kind == 'int' else 'a number'}, got {raw!r}."
-        ) from None
+            value: Any = number(raw)
+        except (TypeError, ValueError):
+            kind = "an integer" if opt.kind == "int" else "a number"
+            raise SettingsError(f"{label} must be {kind}, got {raw!r}.") from None
+        if opt.kind == "int" and value < 1:
+            raise SettingsError(f"{label} must be at least 1, got {raw!r}.")
+        if opt.kind == "float" and (not math.isfinite(value) or value < 0):
+            raise SettingsError(f"{label} must be a finite number >= 0, got {raw!r}.")
+        return value
     if opt.kind == "choice":
         value = str(raw).lower()
         if value not in opt.choices:
@@ -310,23 +296,16 @@ def resolve_settings(
         norm_over[name] = value
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
+    given_in = (("configure", norm_over), ("cli", cli), ("ini", ini))
     for opt in OPTIONS:
-        chosen: Any = None
-        source = "default"
-        for src_name, src in (("configure", norm_over), ("cli", cli), ("ini", ini)):
-            raw = src.get(opt.name)
-            conv = _convert(opt, raw, setting_label(opt.name, surface, src_name))
+        chosen, source = opt.default, "default"
+        given = [(name, src.get(opt.name), name) for name, src in given_in]
+        given += [("env", env.get(var), f"${var}") for var in opt.env]
+        for src_name, raw, where in given:
+            conv = _convert(opt, raw, setting_label(opt.name, surface, where))
             if conv is not None:
                 chosen, source = conv, src_name
                 break
-        if chosen is None:
-            for var in opt.env:
-                conv = _convert(opt, env.get(var), setting_label(opt.name, surface, f"${var}"))
-                if conv is not None:
-                    chosen, source = conv, "env"
-                    break
-        if chosen is None:
-            chosen = opt.default
         values[opt.name.removeprefix("llm_")] = chosen
         sources[opt.name.removeprefix("llm_")] = source
     provider = values["provider"]

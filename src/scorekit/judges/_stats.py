@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 
 @dataclass
@@ -35,11 +35,4 @@ class JudgeStats:
     def as_dict(self) -> dict[str, float]:
         """The counters as a plain dict (serialisable for pytest-xdist)."""
         with self._lock:
-            return {
-                "calls": self.calls,
-                "cache_hits": self.cache_hits,
-                "retries": self.retries,
-                "judge_seconds": self.judge_seconds,
-                "prompt_tokens": self.prompt_tokens,
-                "completion_tokens": self.completion_tokens,
-            }
+            return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "_lock"}

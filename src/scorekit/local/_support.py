@@ -96,14 +96,6 @@ def _features(text: str) -> Features:
     return features(text)
 
 
-def passages(text: str) -> list[Passage]:
-    """The single-sentence windows of ``text`` (sentences, clauses, comma pieces), in order.
-
-    Pairs of adjacent sentences come from :func:`pair` when a statement needs them.
-    """
-    return _windows(sentences(text))
-
-
 def _windows(sents: Sequence[str]) -> list[Passage]:
     seen: set[str] = set()
     out: list[Passage] = []

@@ -59,26 +59,19 @@ def load_report(
         BaselineError: the file is missing, not JSON, or not such a report (the message names
             it and says what to pass instead).
     """
-    target = Path(path)
-    name = shown if shown is not None else os.fspath(path)
+    head = f"{what} {shown if shown is not None else os.fspath(path)!r}"
+    advice = "pass the JSON file an earlier run wrote with --llm-report PATH"
     try:
-        text = target.read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise BaselineError(
-            f"{what} {name!r} cannot be read: {exc.strerror or exc}; pass the JSON"
-            " file an earlier run wrote with --llm-report PATH"
-        ) from None
+        raise BaselineError(f"{head} cannot be read: {exc.strerror or exc}; {advice}") from None
     try:
         doc = json.loads(text)
     except ValueError as exc:
-        raise BaselineError(
-            f"{what} {name!r} is not JSON ({exc}); pass the JSON file an earlier"
-            " run wrote with --llm-report PATH"
-        ) from None
+        raise BaselineError(f"{head} is not JSON ({exc}); {advice}") from None
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
         raise BaselineError(
-            f'{what} {name!r} is not an llm-scorekit report (no "schema":'
-            f' "{SCHEMA}"); pass the JSON file an earlier run wrote with --llm-report PATH'
+            f'{head} is not an llm-scorekit report (no "schema": "{SCHEMA}"); {advice}'
         )
     return doc
 
@@ -116,11 +109,11 @@ def _entries(
     out: dict[str, _Entry] = {}
     seen: dict[str, int] = {}
 
-    def add(test_id: str, label: str, entry_args: dict[str, Any]) -> str:
+    def add(test_id: str, label: str, **entry: Any) -> str:
         base = f"{test_id} {label}"
         seen[base] = seen.get(base, 0) + 1
         key = base if seen[base] == 1 else f"{base} #{seen[base]}"
-        out[key] = _Entry(key=key, test_id=test_id, label=label, **entry_args)
+        out[key] = _Entry(key=key, test_id=test_id, label=label, **entry)
         return key
 
     repeats: dict[str, Mapping[str, Any]] = {}
@@ -129,37 +122,23 @@ def _entries(
     for test_id, item in tests.items() if isinstance(tests, Mapping) else ():
         if isinstance(item, Mapping):
             _note_repeat(repeats, str(test_id), item.get("repeat"))
-    for index, row in enumerate(doc.get("texts") or []):
-        if not isinstance(row, Mapping):
-            continue
-        test_id = str(row.get("test_id") or "-")
-        _note_repeat(repeats, test_id, row.get("repeat"))
-        score = _number(row.get("score"))
-        if score is None:
-            continue
-        metric = str(row.get("metric") or "score")
-        runs = _run_scores(row, metric) if row.get("aggregation") else []
-        label = f"{row.get('function') or 'texts'} {metric}"
-        key = add(test_id, label, {"score": score, "runs": runs})
-        if row_keys is not None:
-            row_keys[("texts", index)] = key
-    for index, row in enumerate(doc.get("tools") or []):
-        if not isinstance(row, Mapping):
-            continue
-        test_id = str(row.get("test_id") or "-")
-        _note_repeat(repeats, test_id, row.get("repeat"))
-        score = _number(row.get("score"))
-        if score is not None:
-            key = add(test_id, f"{row.get('function') or 'tools'} score", {"score": score})
+    for kind in ("texts", "tools"):
+        for index, row in enumerate(doc.get(kind) or []):
+            if not isinstance(row, Mapping):
+                continue
+            test_id = str(row.get("test_id") or "-")
+            _note_repeat(repeats, test_id, row.get("repeat"))
+            score = _number(row.get("score"))
+            if score is None:
+                continue
+            metric = str(row.get("metric") or "score") if kind == "texts" else "score"
+            runs = _run_scores(row, metric) if kind == "texts" and row.get("aggregation") else []
+            key = add(test_id, f"{row.get('function') or kind} {metric}", score=score, runs=runs)
             if row_keys is not None:
-                row_keys[("tools", index)] = key
+                row_keys[(kind, index)] = key
     for test_id, rep in repeats.items():
-        runs_n, passed = rep.get("runs"), rep.get("passed")
-        add(
-            test_id,
-            "llm_repeat pass rate",
-            {"score": passed / runs_n, "passed": passed, "repeats": runs_n},  # type: ignore[operator]
-        )
+        passed, runs_n = rep["passed"], rep["runs"]
+        add(test_id, "llm_repeat pass rate", score=passed / runs_n, passed=passed, repeats=runs_n)
     return out
 
 
@@ -222,20 +201,18 @@ class Comparison:
 
 def _classify(old: _Entry, new: _Entry, min_delta: float, alpha: float) -> Change:
     delta = new.score - old.score
+    high, low = (old, new) if delta < 0 else (new, old)  # the one-sided test: is low below high?
     p_value: float | None = None
     test: str | None = None
     status = "unchanged"
-    if old.repeats is not None and new.repeats is not None:
-        if min(old.repeats, new.repeats) >= MIN_RUNS:
+    if high.repeats is not None and low.repeats is not None:
+        if min(high.repeats, low.repeats) >= MIN_RUNS:
             test = "fisher"
-            assert old.passed is not None and new.passed is not None
-            if delta < 0:
-                p_value = fisher_less(old.passed, old.repeats, new.passed, new.repeats)
-            else:
-                p_value = fisher_less(new.passed, new.repeats, old.passed, old.repeats)
+            assert high.passed is not None and low.passed is not None
+            p_value = fisher_less(high.passed, high.repeats, low.passed, low.repeats)
     elif len(old.runs) >= MIN_RUNS and len(new.runs) >= MIN_RUNS:
         test = "welch"
-        p_value = welch_less(old.runs, new.runs) if delta < 0 else welch_less(new.runs, old.runs)
+        p_value = welch_less(high.runs, low.runs)
     if abs(delta) > min_delta + 1e-12 and (p_value is None or p_value < alpha):
         status = "regressed" if delta < 0 else "improved"
     return Change(
@@ -260,20 +237,18 @@ def compare_reports(
         (True, 't::a assert_tools score')
     """
     olds, news = _entries(old), _entries(new)
-    out = Comparison(min_delta=min_delta)
-    for key, entry in news.items():
-        if key in olds:
-            out.changes.append(_classify(olds[key], entry, min_delta, alpha))
-        else:
-            out.changes.append(
-                Change(key, entry.test_id, entry.label, "new", None, entry.score, None)
-            )
-    for key, entry in olds.items():
-        if key not in news:
-            out.changes.append(
-                Change(key, entry.test_id, entry.label, "gone", entry.score, None, None)
-            )
-    return out
+    changes = [
+        _classify(olds[key], e, min_delta, alpha)
+        if key in olds
+        else Change(key, e.test_id, e.label, "new", None, e.score, None)
+        for key, e in news.items()
+    ]
+    changes += [
+        Change(key, e.test_id, e.label, "gone", e.score, None, None)
+        for key, e in olds.items()
+        if key not in news
+    ]
+    return Comparison(min_delta=min_delta, changes=changes)
 
 
 def changes_by_row(doc: Mapping[str, Any], comparison: Comparison) -> dict[tuple[str, int], Change]:
@@ -319,10 +294,7 @@ def changes_of_test(
         return [r for r in items or [] if isinstance(r, Mapping) and r.get("test_id") == test_id]
 
     tests = baseline.get("tests")
-    old: dict[str, Any] = {
-        "texts": mine(baseline.get("texts")),
-        "tools": mine(baseline.get("tools")),
-    }
+    old: dict[str, Any] = {kind: mine(baseline.get(kind)) for kind in ("texts", "tools")}
     if isinstance(tests, Mapping) and test_id in tests:
         old["tests"] = {test_id: tests[test_id]}
     # Scored as the JSON report holds them (rounded), so the verdict is the session's.

@@ -5,26 +5,18 @@ terminal, and as one self-contained HTML page (it opens offline, loads nothing).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekit.format._rounding import format_bound, format_percent, format_score
 from scorekit.format._text_table import fit_columns
-from scorekit.report._html_page import card, escape, html_table, page_html
-from scorekit.report._totals import judge_totals
+from scorekit.report._html_page import card, escape, html_table, judge_cards, page_html
+from scorekit.report._totals import judge_totals, plural, score_text
 
 __all__ = ["gate_lines", "render_calibration_html", "render_calibration_text"]
 
 #: What a domain without a name is called in the tables.
 _NO_DOMAIN = "(no domain)"
-
-
-def _num(value: Any) -> str:
-    return "-" if value is None else format_score(float(value))
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _headline(doc: Mapping[str, Any]) -> str:
@@ -37,10 +29,14 @@ def _headline(doc: Mapping[str, Any]) -> str:
     )
     judge = (doc.get("judge") or {}).get("judge")
     return (
-        f"{doc['source']}: {_plural(int(overall['items']), 'item')} ({overall['supported']}"
-        f" supported, {overall['unsupported']} not), {_plural(int(doc['repeats']), 'repeat')},"
+        f"{doc['source']}: {plural(int(overall['items']), 'item')} ({overall['supported']}"
+        f" supported, {overall['unsupported']} not), {plural(int(doc['repeats']), 'repeat')},"
         f" judge {judge or '?'}, {metrics}"
     )
+
+
+#: The figures of each group, in the columns' order.
+_FIGURES = ("balanced_accuracy", "best_threshold", "balanced_accuracy_at_best", "roc_auc", "kappa")
 
 
 def _table(doc: Mapping[str, Any]) -> list[list[str]]:
@@ -61,18 +57,10 @@ def _table(doc: Mapping[str, Any]) -> list[list[str]]:
     groups = [("all", doc["overall"])]
     groups += [(name or _NO_DOMAIN, figures) for name, figures in doc.get("domains", {}).items()]
     for name, f in groups:
-        row = [
-            name,
-            str(f["items"]),
-            _num(f["balanced_accuracy"]),
-            _num(f["best_threshold"]),
-            _num(f["balanced_accuracy_at_best"]),
-            _num(f["roc_auc"]),
-            _num(f["kappa"]),
-        ]
+        row = [name, str(f["items"]), *(score_text(f[key]) for key in _FIGURES)]
         if repeats:
             c = f.get("consistency") or {}
-            row += [_num(c.get("mean_abs_diff")), f"{c.get('flips', 0)}/{f['items']}"]
+            row += [score_text(c.get("mean_abs_diff")), f"{c.get('flips', 0)}/{f['items']}"]
         rows.append(row)
     return rows
 
@@ -85,19 +73,18 @@ def _consistency_line(doc: Mapping[str, Any]) -> str | None:
     return (
         f"self-consistency over {c['repeats']} repeats: mean |score difference|"
         f" {format_score(c['mean_abs_diff'])}; the verdict at {format_bound(doc['threshold'])}"
-        f" flips on {c['flips']} of {_plural(items, 'item')} ({format_percent(c['flip_rate'])})"
+        f" flips on {c['flips']} of {plural(items, 'item')} ({format_percent(c['flip_rate'])})"
     )
 
 
-def _disagreements(doc: Mapping[str, Any], limit: int | None) -> list[Mapping[str, Any]]:
+def _disagreements(doc: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The items whose verdict at the threshold is not their label, most wrong first."""
     wrong = [i for i in doc.get("items", []) if not i["agrees"]]
-    wrong.sort(key=lambda i: -abs(float(i["score"]) - float(doc["threshold"])))
-    return wrong if limit is None else wrong[:limit]
+    return sorted(wrong, key=lambda i: -abs(float(i["score"]) - float(doc["threshold"])))
 
 
 def _disagreement_line(doc: Mapping[str, Any]) -> str:
-    wrong = _disagreements(doc, None)
+    wrong = _disagreements(doc)
     t = format_bound(float(doc["threshold"]))
     if not wrong:
         return f"every verdict at {t} agrees with its label"
@@ -210,6 +197,17 @@ def _strip_svg(doc: Mapping[str, Any]) -> str:
     return "".join(parts)
 
 
+def _item_rows(items: Sequence[Mapping[str, Any]], more: tuple[str, ...]) -> list[list[object]]:
+    """A table of items: id, line, domain, the ``more`` columns, label, score and run scores."""
+    rows: list[list[object]] = [["id", "line", "domain", *more, "label", "score", "runs"]]
+    for i in items:
+        runs = ", ".join(format_score(r) for r in i["runs"])
+        extra = [i[key] for key in more]
+        score = score_text(i["score"])
+        rows.append([i["id"], i["line"], i["domain"] or "", *extra, i["label"], score, runs])
+    return rows
+
+
 def render_calibration_html(doc: Mapping[str, Any]) -> str:
     """The calibration as one self-contained HTML page.
 
@@ -231,24 +229,20 @@ def render_calibration_html(doc: Mapping[str, Any]) -> str:
     t = format_bound(float(doc["threshold"]))
     cards = [
         card("items", f"{overall['items']} ({overall['supported']} / {overall['unsupported']})"),
-        card(f"balanced accuracy @{t}", _num(overall["balanced_accuracy"])),
-        card("best threshold", _num(overall["best_threshold"])),
-        card("balanced accuracy @best", _num(overall["balanced_accuracy_at_best"])),
-        card("ROC AUC", _num(overall["roc_auc"])),
-        card(f"kappa @{t}", _num(overall["kappa"])),
+        card(f"balanced accuracy @{t}", score_text(overall["balanced_accuracy"])),
+        card("best threshold", score_text(overall["best_threshold"])),
+        card("balanced accuracy @best", score_text(overall["balanced_accuracy_at_best"])),
+        card("ROC AUC", score_text(overall["roc_auc"])),
+        card(f"kappa @{t}", score_text(overall["kappa"])),
     ]
     c = overall.get("consistency")
     if c:
         cards.append(card("flip rate", format_percent(c["flip_rate"])))
-        cards.append(card("mean |diff|", _num(c["mean_abs_diff"])))
+        cards.append(card("mean |diff|", score_text(c["mean_abs_diff"])))
     totals = judge_totals(doc.get("judge"))
-    if totals is not None:
-        cards.append(card("judge calls", f"{totals.calls:,} (+{totals.cache_hits:,} cached)"))
-        cards.append(
-            card("est. cost", "n/a" if totals.cost_usd is None else f"~${totals.cost_usd:.4f}")
-        )
+    cards += judge_cards(totals)
     notes = [_consistency_line(doc), totals.line() if totals is not None else None]
-    notes += [line for line in gate_lines(doc)]
+    notes += gate_lines(doc)
     header = (
         f'<p class="muted">{escape(_headline(doc))}</p>'
         f'<div class="cards">{"".join(cards)}</div>'
@@ -259,22 +253,13 @@ def render_calibration_html(doc: Mapping[str, Any]) -> str:
         f'<figure class="plot"><figcaption>Scores by label (red: verdict at {escape(t)} against'
         f" the label)</figcaption>{_strip_svg(doc)}</figure></section>"
     ]
-    wrong = _disagreements(doc, None)
+    wrong = _disagreements(doc)
     if wrong:
-        rows: list[list[object]] = [["id", "line", "domain", "label", "score", "runs"]]
-        for i in wrong:
-            runs = ", ".join(format_score(r) for r in i["runs"])
-            rows.append([i["id"], i["line"], i["domain"] or "", i["label"], _num(i["score"]), runs])
         sections.append(
             f'<section id="disagreements"><h2>Verdicts at {escape(t)} against the label</h2>'
-            f"{html_table(rows, numeric=3)}</section>"
+            f"{html_table(_item_rows(wrong, ()), numeric=3)}</section>"
         )
-    rows = [["id", "line", "domain", "metric", "label", "score", "runs"]]
-    for i in doc.get("items") or []:
-        runs = ", ".join(format_score(r) for r in i["runs"])
-        rows.append(
-            [i["id"], i["line"], i["domain"] or "", i["metric"], i["label"], _num(i["score"]), runs]
-        )
+    rows = _item_rows(doc.get("items") or [], ("metric",))
     sections.append(f'<section id="items"><h2>Items</h2>{html_table(rows, numeric=4)}</section>')
     return page_html(
         "Judge calibration report", header, "".join(sections), schema=str(doc.get("schema", ""))

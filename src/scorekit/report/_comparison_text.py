@@ -26,9 +26,7 @@ def comparison_lines(comparison: Comparison, baseline: str | None = None) -> lis
     """
     counts = comparison.counts()
     head = ", ".join(f"{n} {name}" for name, n in counts.items())
-    lines = []
-    if baseline:
-        lines.append(f"baseline: {baseline}")
+    lines = [f"baseline: {baseline}"] if baseline else []
     lines.append(f"{head} (min delta {comparison.min_delta:g})")
     for status in ("regressed", "improved", "new", "gone"):
         for change in comparison.of(status):

@@ -11,13 +11,9 @@ from typing import Any
 from scorekit.format._rounding import format_bound, format_score
 from scorekit.format._shorten import shorten
 from scorekit.report._html_page import escape
+from scorekit.report._totals import score_text
 
 __all__ = ["bars_svg", "count_with_share", "histogram_svg", "score_text"]
-
-
-def score_text(value: Any) -> str:
-    """A score as every output shows it, ``-`` for none."""
-    return "-" if value is None else format_score(value)
 
 
 def count_with_share(count: int, total: int) -> str:

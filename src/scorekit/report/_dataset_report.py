@@ -18,7 +18,7 @@ from scorekit.format._rounding import format_score, round_score, rounded_scores
 from scorekit.format._shorten import shorten
 from scorekit.format._text_table import fit_columns
 from scorekit.report._dataset_charts import bars_svg, count_with_share, histogram_svg, score_text
-from scorekit.report._html_page import card, escape, html_table, page_html
+from scorekit.report._html_page import card, escape, html_table, judge_cards, page_html
 from scorekit.report._markdown_report import md_cell
 from scorekit.report._totals import judge_totals
 
@@ -82,6 +82,17 @@ def _score_table(scores: Mapping[str, Mapping[str, Any]]) -> list[list[str]]:
 
 def _row_name(row: Mapping[str, Any]) -> str:
     return str(row["id"]) if row.get("id") is not None else f"row {row['row']}"
+
+
+def _lowest_rows(doc: Mapping[str, Any]) -> list[list[object]]:
+    return [[_row_name(r), r["row"], format_score(r["score"])] for r in doc["lowest"]]
+
+
+def _example_rows(doc: Mapping[str, Any], width: int) -> list[list[object]]:
+    return [
+        [ex["row"], ex.get("id") or "–", ex["kind"], shorten(str(ex["error"]), width)]
+        for ex in doc.get("error_examples") or []
+    ]
 
 
 def _headline(doc: Mapping[str, Any]) -> str:
@@ -182,18 +193,10 @@ def render_dataset_markdown(doc: Mapping[str, Any]) -> str:
         out += [f"## {label.capitalize()}", "", *_md_table(["value", "rows"], pairs)]
     if doc.get("error_kinds"):
         out += ["## Errors", "", *_md_table(["kind", "rows"], list(doc["error_kinds"].items()))]
-        examples = [
-            [ex["row"], ex.get("id") or "–", ex["kind"], shorten(str(ex["error"]), 200)]
-            for ex in doc.get("error_examples") or []
-        ]
-        out += _md_table(["row", "id", "kind", "error"], examples)
+        out += _md_table(["row", "id", "kind", "error"], _example_rows(doc, 200))
     if doc.get("lowest"):
-        rows = [[_row_name(r), r["row"], format_score(r["score"])] for r in doc["lowest"]]
-        out += [
-            f"## Lowest {doc.get('main_score', 'score')}",
-            "",
-            *_md_table(["id", "row", "score"], rows),
-        ]
+        lowest = _md_table(["id", "row", "score"], _lowest_rows(doc))
+        out += [f"## Lowest {doc.get('main_score', 'score')}", "", *lowest]
     judge = _judge_line(doc)
     if judge:
         out += [f"_{md_cell(judge)}_", ""]
@@ -227,11 +230,7 @@ def render_dataset_html(doc: Mapping[str, Any]) -> str:
         card("rows/s", f"{doc['rows_per_second']:,.0f}"),
     ]
     totals = judge_totals(doc.get("judge"))
-    if totals is not None:
-        cards.append(card("judge calls", f"{totals.calls:,} (+{totals.cache_hits:,} cached)"))
-        cards.append(
-            card("est. cost", "n/a" if totals.cost_usd is None else f"~${totals.cost_usd:.4f}")
-        )
+    cards += judge_cards(totals)
     header = (
         f'<p class="muted">{escape(_headline(doc))}</p>'
         f'<div class="cards">{"".join(cards)}</div>'
@@ -272,20 +271,16 @@ def render_dataset_html(doc: Mapping[str, Any]) -> str:
         title = escape(label.capitalize())
         sections.append(f"<section><h2>{title}</h2>{bars_svg(label, items, scored)}</section>")
     if doc.get("error_kinds"):
-        examples = [
-            [ex["row"], ex.get("id") or "–", ex["kind"], shorten(str(ex["error"]), 300)]
-            for ex in doc.get("error_examples") or []
-        ]
+        examples = _example_rows(doc, 300)
         sections.append(
             '<section id="errors"><h2>Errors</h2>'
             f"{bars_svg('errors by kind', list(doc['error_kinds'].items()), int(doc['rows']))}"
             f"{html_table([['row', 'id', 'kind', 'error'], *examples], numeric=99)}</section>"
         )
     if doc.get("lowest"):
-        rows = [[_row_name(r), r["row"], format_score(r["score"])] for r in doc["lowest"]]
         sections.append(
             f'<section id="lowest"><h2>Lowest {escape(main)}</h2>'
-            f"{html_table([['id', 'row', main], *rows])}</section>"
+            f"{html_table([['id', 'row', main], *_lowest_rows(doc)])}</section>"
         )
     return page_html(
         "Dataset score report", header, "".join(sections), schema=str(doc.get("schema", ""))

@@ -6,11 +6,11 @@ Every value is data and goes through :func:`html.escape`, as in the rest of the 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekit.format._rounding import format_score
+from scorekit.report._html_page import escape
 
 __all__ = ["audit_details", "baseline_cells", "baseline_section"]
 
@@ -27,12 +27,8 @@ _JUDGE_FACTS = (
 )
 
 
-def _e(value: object) -> str:
-    return html.escape(str(value), quote=True)
-
-
 def _or_dash(value: object) -> str:
-    return "–" if value is None else _e(value)
+    return "–" if value is None else escape(value)
 
 
 def _totals_line(totals: Mapping[str, Any]) -> str:
@@ -54,14 +50,14 @@ def _calls_table(calls: Sequence[Mapping[str, Any]]) -> str:
         return '<p class="muted">No judge request (blank texts, or a replaced function).</p>'
     trs = "".join(
         "<tr>"
-        f"<td>{_e(c.get('kind'))}</td><td>{_or_dash(c.get('side'))}</td>"
-        f"<td class=num>{_e('/'.join(str(x) for x in c.get('run') or []))}</td>"
-        f"<td>{_e(c.get('source'))}</td><td class=num>{_e(c.get('tries', 0))}</td>"
+        f"<td>{escape(c.get('kind'))}</td><td>{_or_dash(c.get('side'))}</td>"
+        f"<td class=num>{escape('/'.join(str(x) for x in c.get('run') or []))}</td>"
+        f"<td>{escape(c.get('source'))}</td><td class=num>{escape(c.get('tries', 0))}</td>"
         f"<td class=num>{_or_dash(c.get('prompt_tokens'))}</td>"
         f"<td class=num>{_or_dash(c.get('completion_tokens'))}</td>"
         f"<td class=num>{float(c.get('seconds') or 0.0):.2f}</td>"
         + (
-            f'<td class="error-msg">{_e(c["error"])}</td>'
+            f'<td class="error-msg">{escape(c["error"])}</td>'
             if c.get("error")
             else "<td class=muted>–</td>"
         )
@@ -78,7 +74,7 @@ def _calls_table(calls: Sequence[Mapping[str, Any]]) -> str:
 def _question_set(item: Mapping[str, Any]) -> str:
     questions = list(item.get("questions") or [])
     answer_runs = list(item.get("answers") or [])
-    head = "".join(f"<th>answer run {_e(a.get('answer_run'))}</th>" for a in answer_runs)
+    head = "".join(f"<th>answer run {escape(a.get('answer_run'))}</th>" for a in answer_runs)
     trs = []
     for i, question in enumerate(questions):
         cells = []
@@ -89,12 +85,12 @@ def _question_set(item: Mapping[str, Any]) -> str:
             reason = reasons[i] if i < len(reasons) else None
             text = "–" if value is None else format_score(float(value), 1.0)
             if reason:
-                text += f'<br><small class="reason">{_e(reason)}</small>'
+                text += f'<br><small class="reason">{escape(reason)}</small>'
             cells.append(f'<td class="num">{text}</td>')
-        trs.append(f"<tr><td>{_e(question)}</td>{''.join(cells)}</tr>")
+        trs.append(f"<tr><td>{escape(question)}</td>{''.join(cells)}</tr>")
     title = f"{item.get('side')}, question run {item.get('question_run')}"
     return (
-        f"<h4>{_e(title)}</h4><div class=scroll><table><tr><th>question</th>{head}</tr>"
+        f"<h4>{escape(title)}</h4><div class=scroll><table><tr><th>question</th>{head}</tr>"
         f"{''.join(trs)}</table></div>"
     )
 
@@ -112,14 +108,14 @@ def audit_details(audit: Mapping[str, Any] | None) -> str:
         return ""
     judge = audit.get("judge") or {}
     facts = "".join(
-        f"<dt>{_e(label)}</dt><dd>{_or_dash(judge.get(key))}</dd>"
+        f"<dt>{escape(label)}</dt><dd>{_or_dash(judge.get(key))}</dd>"
         for key, label in _JUDGE_FACTS
         if key in judge
     )
     totals = audit.get("totals") or {}
     sets = "".join(_question_set(item) for item in audit.get("question_sets") or [])
     return (
-        f'<details class="audit"><summary>Audit record ({_e(_totals_line(totals))})</summary>'
+        f'<details class="audit"><summary>Audit record ({escape(_totals_line(totals))})</summary>'
         f'<dl class="facts">{facts}</dl>'
         f"<h4>Judge requests</h4>{_calls_table(audit.get('calls') or [])}"
         + (f"<h4>Question sets</h4>{sets}" if sets else "")
@@ -137,7 +133,8 @@ def baseline_cells(change: Any) -> str:
     old = getattr(change, "old", None)
     status = str(getattr(change, "status", ""))
     was = "" if old is None else f" (baseline {format_score(float(old))})"
-    return f'<span class="delta {_e(status)}">{_e(status)} {_e(_delta(change))}</span>{_e(was)}'
+    text = f"{status} {_delta(change)}"
+    return f'<span class="delta {escape(status)}">{escape(text)}</span>{escape(was)}'
 
 
 def baseline_section(changes: Sequence[Any], baseline: str | None, min_delta: float) -> str:
@@ -150,19 +147,20 @@ def baseline_section(changes: Sequence[Any], baseline: str | None, min_delta: fl
         return (order.get(c.status, 5), sign * (c.delta or 0.0), c.key)
 
     trs = "".join(
-        f'<tr class="{"bad" if c.status == "regressed" else ""}"><td>{_e(c.status)}</td>'
-        f"<td><code>{_e(c.key)}</code></td>"
+        f'<tr class="{"bad" if c.status == "regressed" else ""}"><td>{escape(c.status)}</td>'
+        f"<td><code>{escape(c.key)}</code></td>"
         f'<td class="num">{"–" if c.old is None else format_score(float(c.old))}</td>'
         f'<td class="num">{"–" if c.new is None else format_score(float(c.new))}</td>'
-        f'<td class="num delta">{_e(_delta(c))}</td>'
-        f'<td class="num">{"–" if c.p_value is None else _e(f"{c.test} p={c.p_value:.4f}")}</td>'
+        f'<td class="num delta">{escape(_delta(c))}</td>'
+        '<td class="num">'
+        f"{'–' if c.p_value is None else escape(f'{c.test} p={c.p_value:.4f}')}</td>"
         "</tr>"
         for c in sorted(changes, key=key)
     )
-    where = f"baseline {_e(baseline)} · " if baseline else ""
+    where = f"baseline {escape(baseline)} · " if baseline else ""
     return (
         '<section id="baseline"><h2>vs baseline</h2>'
-        f'<p class="muted">{where}min delta {_e(f"{min_delta:g}")}</p>'
+        f'<p class="muted">{where}min delta {escape(f"{min_delta:g}")}</p>'
         "<div class=scroll><table><tr><th>status</th><th>assertion</th><th>baseline</th>"
         f"<th>now</th><th>delta</th><th>test</th></tr>{trs}</table></div></section>"
     )

@@ -10,8 +10,9 @@ import html
 from collections.abc import Sequence
 
 from scorekit.report._document import SCHEMA, created_stamp
+from scorekit.report._totals import JudgeTotals
 
-__all__ = ["card", "escape", "html_table", "page_html"]
+__all__ = ["card", "escape", "html_table", "judge_cards", "page_html"]
 
 _CSS = """
 :root{--ok:#1a7f37;--bad:#c62828;--err:#8250df;--mut:#57606a;--bg:#fff;--fg:#1f2328;
@@ -99,6 +100,15 @@ def escape(value: object) -> str:
 def card(title: str, value: str) -> str:
     """One figure of a page's header."""
     return f'<div class="card">{escape(title)}<b>{escape(value)}</b></div>'
+
+
+def judge_cards(totals: JudgeTotals | None) -> list[str]:
+    """The judge's calls and estimated cost as a page's header figures (none without)."""
+    if totals is None:
+        return []
+    cost = "n/a" if totals.cost_usd is None else f"~${totals.cost_usd:.4f}"
+    calls = f"{totals.calls:,} (+{totals.cache_hits:,} cached)"
+    return [card("judge calls", calls), card("est. cost", cost)]
 
 
 def page_html(

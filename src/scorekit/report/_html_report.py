@@ -20,26 +20,19 @@ from scorekit.report._html_page import card, escape, page_html
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 from scorekit.report._tool_metrics import TOOL_METRIC_NAMES
 from scorekit.report._totals import (
+    bound_or_dash,
     bounds_label,
     judge_totals,
     metric_label,
     outcome_counts,
     row_findings,
     run_scores,
+    score_or_dash,
     split_rows,
     spread,
 )
 
 _TEXT_LIMIT = 20_000
-
-
-def _score(value: float | None) -> str:
-    # The one rounding rule of every output (scorekit.format._rounding).
-    return "–" if value is None else format_score(value)
-
-
-def _bound(value: float | None) -> str:
-    return "–" if value is None else format_bound(value)
 
 
 def _x(value: float) -> float:
@@ -115,7 +108,7 @@ def _pre(text: str) -> str:
 def _text_article(row: TextScoreRow, index: int, change: Any = None) -> str:
     scores = run_scores(row)
     sd = spread(scores)
-    score = _score(row.score)
+    score = score_or_dash(row.score)
     if row.aggregation and sd is not None:
         score += f" (±{format_score(sd)} over {len(scores)} runs)"
     facts = _facts(
@@ -143,8 +136,9 @@ def _text_article(row: TextScoreRow, index: int, change: Any = None) -> str:
     if row.runs:
         trs = "".join(
             f'<tr><td class="num">{r.question_run}</td><td class="num">{r.answer_run}</td>'
-            f'<td class="num">{_score(r.precision)}</td><td class="num">{_score(r.recall)}</td>'
-            f'<td class="num">{_score(r.f1)}</td></tr>'
+            f'<td class="num">{score_or_dash(r.precision)}</td>'
+            f'<td class="num">{score_or_dash(r.recall)}</td>'
+            f'<td class="num">{score_or_dash(r.f1)}</td></tr>'
             for r in row.runs
         )
         body.append(
@@ -183,8 +177,8 @@ def _tool_article(row: ToolScoreRow, index: int, change: Any = None) -> str:
     facts = _facts(
         [
             ("function", f"<code>{escape(row.function)}</code>"),
-            ("score", escape(_score(row.score))),
-            ("minimum", escape(_bound(row.threshold))),
+            ("score", escape(score_or_dash(row.score))),
+            ("minimum", escape(bound_or_dash(row.threshold))),
             ("missing calls", escape(", ".join(row.missing) or "none")),
             ("extra calls", escape(", ".join(row.extra) or "none")),
         ]
@@ -199,7 +193,7 @@ def _tool_article(row: ToolScoreRow, index: int, change: Any = None) -> str:
     table = ""
     if metrics:
         trs = "".join(
-            f'<tr><td>{escape(k)}</td><td class="num">{_score(float(v))}</td></tr>'
+            f'<tr><td>{escape(k)}</td><td class="num">{score_or_dash(float(v))}</td></tr>'
             for k, v in metrics
         )
         table = f"<details><summary>Metrics</summary><table>{trs}</table></details>"

@@ -6,16 +6,17 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorekit.format._rounding import format_bound, format_score
 from scorekit.report._document import created_stamp
 from scorekit.report._rows import Row, ToolScoreRow
 from scorekit.report._totals import (
+    bound_or_dash,
     bounds_label,
     judge_totals,
     metric_label,
     outcome_counts,
     row_findings,
     run_spread,
+    score_or_dash,
     split_rows,
 )
 
@@ -27,15 +28,6 @@ def md_cell(value: object) -> str:
     for ch in ("\\", "|", "`", "*", "<", ">", "[", "]"):
         text = text.replace(ch, "\\" + ch)
     return text
-
-
-def _score(value: float | None) -> str:
-    # The one rounding rule of every output (scorekit.format._rounding).
-    return "–" if value is None else format_score(value)
-
-
-def _bound(value: float | None) -> str:
-    return "–" if value is None else format_bound(value)
 
 
 def _finding_lines(row: ToolScoreRow) -> list[str]:
@@ -100,8 +92,8 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
         ]
         for r in texts:
             out.append(
-                f"| {md_cell(r.test_id or '-')} | {md_cell(metric_label(r))} | {_score(r.score)} | "
-                f"{_score(run_spread(r))} | {bounds_label(r)} | "
+                f"| {md_cell(r.test_id or '-')} | {md_cell(metric_label(r))} | "
+                f"{score_or_dash(r.score)} | {score_or_dash(run_spread(r))} | {bounds_label(r)} | "
                 f"{len(r.runs) if r.aggregation else ''} | {r.outcome} |"
             )
         totals = judge_totals(stats)
@@ -121,9 +113,9 @@ def render_markdown(rows: Sequence[Row], stats: Mapping[str, Any] | None) -> str
         ]
         for t in tools:
             out.append(
-                f"| {md_cell(t.test_id or '-')} | {md_cell(t.function)} | {_score(t.score)} | "
-                f"{_bound(t.threshold)} | {t.outcome} | {md_cell(', '.join(t.missing) or '-')} | "
-                f"{md_cell(', '.join(t.extra) or '-')} |"
+                f"| {md_cell(t.test_id or '-')} | {md_cell(t.function)} | "
+                f"{score_or_dash(t.score)} | {bound_or_dash(t.threshold)} | {t.outcome} | "
+                f"{md_cell(', '.join(t.missing) or '-')} | {md_cell(', '.join(t.extra) or '-')} |"
             )
         out.append("")
         for t in tools:

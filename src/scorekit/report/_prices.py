@@ -72,11 +72,6 @@ def price_prefix(model: str | None) -> str:
     """
     if not model:
         return ""
-    name = model.strip().lower()
     # Azure deployments and proxies often put a vendor prefix in front: "openai/gpt-4o".
-    name = name.rsplit("/", 1)[-1]
-    best = ""
-    for prefix in PRICES_PER_MILLION:
-        if name.startswith(prefix) and len(prefix) > len(best):
-            best = prefix
-    return best
+    name = model.strip().lower().rsplit("/", 1)[-1]
+    return max((p for p in PRICES_PER_MILLION if name.startswith(p)), key=len, default="")

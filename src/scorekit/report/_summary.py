@@ -18,6 +18,7 @@ from scorekit.report._totals import (
     judge_totals,
     metric_label,
     outcome_counts,
+    plural,
     run_scores,
     run_spread,
     split_rows,
@@ -45,13 +46,6 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 3, 1)] + "..."
 
 
-def _table(header: Sequence[str], rows: list[list[str]], width: int | None) -> list[list[str]]:
-    """The header's lines, then each row's lines (:func:`~scorekit.format._text_table.fit_columns`:
-    on a terminal too narrow for a row, the whole test id on one line, the rest on the next;
-    a test id is never cut, its end, the test's name, least of all)."""
-    return fit_columns([list(header), *rows], width)
-
-
 def _text_score(row: TextScoreRow) -> str:
     if row.score is None:
         return "-"
@@ -62,11 +56,16 @@ def _text_score(row: TextScoreRow) -> str:
 
 
 def _with_details(
-    table: list[list[str]], rows: Sequence[_R], details: Callable[[_R], list[str]] | None
+    table: list[list[str]],
+    width: int | None,
+    rows: Sequence[_R],
+    details: Callable[[_R], list[str]] | None,
 ) -> list[str]:
-    """The table (header first) with each row's lines followed by its detail lines."""
-    out = list(table[0])
-    for lines, row in zip(table[1:], rows, strict=True):
+    """The table (header first) with each row's lines followed by its detail lines (on a
+    terminal too narrow for a row, the whole test id on one line, the rest on the next)."""
+    fitted = fit_columns(table, width)
+    out = list(fitted[0])
+    for lines, row in zip(fitted[1:], rows, strict=True):
         out.extend(lines)
         if details is not None:
             out.extend(details(row))
@@ -74,24 +73,15 @@ def _with_details(
 
 
 def _text_lines(rows: list[TextScoreRow], verbosity: int, width: int | None) -> list[str]:
-    table_rows = []
+    table = [["test", "metric", "score", "bounds", "runs", "result"]]
     for row in rows:
         runs = str(len(row.runs)) if row.aggregation else ""
-        table_rows.append(
-            [
-                row.test_id or "-",
-                metric_label(row),
-                _text_score(row),
-                bounds_label(row),
-                runs,
-                row.outcome.upper(),
-            ]
+        score, bounds = _text_score(row), bounds_label(row)
+        table.append(
+            [row.test_id or "-", metric_label(row), score, bounds, runs, row.outcome.upper()]
         )
-    header = ["test", "metric", "score", "bounds", "runs", "result"]
     # -v: each row followed by its runs, error and the evidence that cost points.
-    return _with_details(
-        _table(header, table_rows, width), rows, _text_details if verbosity >= 1 else None
-    )
+    return _with_details(table, width, rows, _text_details if verbosity >= 1 else None)
 
 
 def _text_details(row: TextScoreRow) -> list[str]:
@@ -126,17 +116,16 @@ def _text_details(row: TextScoreRow) -> list[str]:
 
 def _counts_phrase(rows: Sequence[Row], noun: str) -> str:
     c = outcome_counts(rows)
-    word = noun if c["total"] == 1 else noun + "s"
     parts = [f"{c['passed']} passed", f"{c['failed']} failed"]
     if c["error"]:
-        parts.append(f"{c['error']} error" + ("" if c["error"] == 1 else "s"))
-    return f"{c['total']} {word}: " + ", ".join(parts)
+        parts.append(plural(c["error"], "error"))
+    return f"{plural(c['total'], noun)}: " + ", ".join(parts)
 
 
 def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int | None) -> list[str]:
-    table_rows = []
+    table = [["test", "score", "min", "result", "missing", "extra"]]
     for row in rows:
-        table_rows.append(
+        table.append(
             [
                 row.test_id or "-",
                 format_score(row.score, row.threshold),
@@ -146,20 +135,13 @@ def _tool_lines(rows: list[ToolScoreRow], verbosity: int, width: int | None) -> 
                 _clip(",".join(row.extra) or "-", 24),
             ]
         )
-    header = ["test", "score", "min", "result", "missing", "extra"]
-    return _with_details(
-        _table(header, table_rows, width), rows, _tool_details if verbosity >= 1 else None
-    )
+    return _with_details(table, width, rows, _tool_details if verbosity >= 1 else None)
 
 
 def _tool_details(row: ToolScoreRow) -> list[str]:
     values = [(k, row.metrics.get(k)) for k in _METRICS_SHOWN]
     shown = [f"{k} {format_score(v)}" for k, v in values if isinstance(v, (int, float))]
     return ["    " + ", ".join([row.function, *shown])]
-
-
-def _mean_score(rows: Sequence[ToolScoreRow]) -> str:
-    return f"mean score {format_score(sum(r.score for r in rows) / len(rows))}" if rows else ""
 
 
 def summary_sections(
@@ -196,7 +178,8 @@ def summary_sections(
             lines = _text_lines(texts, verbosity, width)
             sections.append(Section(TEXTS_TITLE, [*lines, "", head, judge_line]))
     if tools:
-        head = f"tool calls: {_counts_phrase(tools, 'evaluation')}; {_mean_score(tools)}"
+        mean = format_score(sum(r.score for r in tools) / len(tools))
+        head = f"tool calls: {_counts_phrase(tools, 'evaluation')}; mean score {mean}"
         if verbosity < 0:
             sections.append(Section(TOOLS_TITLE, [head]))
         else:

@@ -9,11 +9,12 @@ keys the writers understand: ``model`` (the judge model, for the cost estimate) 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorekit.format._rounding import format_bound
+from scorekit.format._rounding import format_bound, format_score
 from scorekit.report._prices import estimate_cost
 from scorekit.report._rows import Row, TextScoreRow, ToolScoreRow
 
@@ -62,14 +63,30 @@ class JudgeTotals:
         tokens = "n/a" if self.tokens is None else f"{self.tokens:,}"
         cost = "n/a" if self.cost_usd is None else f"~${self.cost_usd:.4f}"
         return (
-            f"judge {name}: {_plural(self.calls, 'call')}, "
-            f"{_plural(self.cache_hits, 'cache hit')}, "
+            f"judge {name}: {plural(self.calls, 'call')}, "
+            f"{plural(self.cache_hits, 'cache hit')}, "
             f"{self.judge_seconds:.2f} s judge time, tokens {tokens}, est. cost {cost}"
         )
 
 
-def _plural(n: int, word: str) -> str:
+def plural(n: int, word: str) -> str:
+    """``1 call``, ``2 calls``."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def score_text(value: float | None) -> str:
+    """A score as every output shows it, ``-`` for none."""
+    return "-" if value is None else format_score(value)
+
+
+def score_or_dash(value: float | None) -> str:
+    """A score as every output rounds it (``scorekit.format._rounding``), ``–`` for none."""
+    return "–" if value is None else format_score(value)
+
+
+def bound_or_dash(value: float | None) -> str:
+    """A bound as given, ``–`` for none."""
+    return "–" if value is None else format_bound(value)
 
 
 def judge_totals(stats: Mapping[str, Any] | None) -> JudgeTotals | None:
@@ -102,34 +119,21 @@ def judge_totals(stats: Mapping[str, Any] | None) -> JudgeTotals | None:
 
 def outcome_counts(rows: Iterable[Row]) -> dict[str, int]:
     """``{"total", "passed", "failed", "error"}`` counts of some rows."""
-    counts = {"total": 0, "passed": 0, "failed": 0, "error": 0}
-    for row in rows:
-        counts["total"] += 1
-        key = row.outcome if row.outcome in OUTCOMES else "error"
-        counts[key] += 1
-    return counts
+    counts = Counter(row.outcome if row.outcome in OUTCOMES else "error" for row in rows)
+    return {"total": sum(counts.values()), **{key: counts[key] for key in OUTCOMES}}
 
 
 def split_rows(rows: Iterable[Row]) -> tuple[list[TextScoreRow], list[ToolScoreRow]]:
     """The text rows and the tool rows, each in recorded order."""
-    texts: list[TextScoreRow] = []
-    tools: list[ToolScoreRow] = []
-    for row in rows:
-        if isinstance(row, TextScoreRow):
-            texts.append(row)
-        else:
-            tools.append(row)
-    return texts, tools
+    rows = list(rows)
+    texts = [row for row in rows if isinstance(row, TextScoreRow)]
+    return texts, [row for row in rows if not isinstance(row, TextScoreRow)]
 
 
 def run_scores(row: TextScoreRow) -> list[float]:
     """The per-run scores of an aggregated row, for its metric (runs without one skipped)."""
-    out: list[float] = []
-    for run in row.runs:
-        value = getattr(run, row.metric, None)
-        if isinstance(value, (int, float)):
-            out.append(float(value))
-    return out
+    values = (getattr(run, row.metric, None) for run in row.runs)
+    return [float(v) for v in values if isinstance(v, (int, float))]
 
 
 def run_spread(row: TextScoreRow) -> float | None:

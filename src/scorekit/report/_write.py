@@ -174,18 +174,16 @@ def write_report(
         >>> "No scored assertions" in p.read_text()
         True
     """
+    writers = {"json": write_json, "html": write_html, "md": write_markdown, "csv": write_csv}
+    writer = writers.get(_format_key(fmt))
+    if writer is None:
+        raise ValueError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.")
+    return writer(rows, stats, path, secrets=secrets)
+
+
+def _format_key(fmt: str) -> str:
     key = fmt.lower().strip()
-    if key == "markdown":
-        key = "md"
-    if key == "json":
-        return write_json(rows, stats, path, secrets=secrets)
-    if key == "html":
-        return write_html(rows, stats, path, secrets=secrets)
-    if key == "md":
-        return write_markdown(rows, stats, path, secrets=secrets)
-    if key == "csv":
-        return write_csv(rows, stats, path, secrets=secrets)
-    raise ValueError(f"fmt must be one of {', '.join(FORMATS)}; got {fmt!r}.")
+    return "md" if key == "markdown" else key
 
 
 def write_dataset_report(
@@ -211,9 +209,7 @@ def write_dataset_report(
         >>> p.read_text().startswith("# Dataset score report")
         True
     """
-    key = fmt.lower().strip()
-    if key == "markdown":
-        key = "md"
+    key = _format_key(fmt)
     if key == "json":
         text = json.dumps(finite(dataset_json(doc)), indent=2, ensure_ascii=False) + "\n"
     elif key == "html":

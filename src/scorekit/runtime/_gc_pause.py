@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-from types import TracebackType
 
 __all__ = ["gc_paused"]
 
@@ -32,11 +31,6 @@ class gc_paused:
         self._was_enabled = gc.isenabled()
         gc.disable()
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._was_enabled:
             gc.enable()

@@ -105,14 +105,6 @@ _lock = threading.Lock()
 _shared: LoopThread | None = None
 
 
-def _shared_loop() -> LoopThread:
-    global _shared
-    with _lock:
-        if _shared is None or _shared.loop.is_closed():
-            _shared = LoopThread("scorekit-judge-loop")
-        return _shared
-
-
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:
     """Run ``coro`` to completion on the process's shared loop thread and return its result,
     from any thread.
@@ -123,4 +115,9 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         >>> run_sync(two())
         2
     """
-    return _shared_loop().submit(coro).result()
+    global _shared
+    with _lock:
+        if _shared is None or _shared.loop.is_closed():
+            _shared = LoopThread("scorekit-judge-loop")
+        shared = _shared
+    return shared.submit(coro).result()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -148,13 +149,10 @@ def judge_facts(session: ScoreSession) -> dict[str, Any]:
 
 def _side_of(record: CallRecord, expected: str, given: str) -> str | None:
     # Precision: questions from given, answered from expected; recall the other way round.
-    if record.kind == "questions":
-        if record.text == given:
-            return "precision"
-        return "recall" if record.text == expected else None
-    if record.text == expected:
+    first, second = (given, expected) if record.kind == "questions" else (expected, given)
+    if record.text == first:
         return "precision"
-    return "recall" if record.text == given else None
+    return "recall" if record.text == second else None
 
 
 def _question_sets(evidence: Sequence[Evidence]) -> list[dict[str, Any]]:
@@ -212,19 +210,9 @@ def audit_record(
     prompt = completion = 0
     has_usage = False
     for r in records:
-        calls.append(
-            {
-                "kind": r.kind,
-                "side": _side_of(r, expected, given),
-                "run": list(r.run),
-                "source": r.source,
-                "tries": r.tries,
-                "prompt_tokens": r.prompt_tokens,
-                "completion_tokens": r.completion_tokens,
-                "seconds": round(r.seconds, 4),
-                "error": r.error,
-            }
-        )
+        call = {"kind": r.kind, "side": _side_of(r, expected, given)} | asdict(r)
+        del call["text"]  # only to tell the side; never written out
+        calls.append(call | {"seconds": round(r.seconds, 4)})
         if r.prompt_tokens is not None or r.completion_tokens is not None:
             has_usage = True
             prompt += r.prompt_tokens or 0
@@ -234,16 +222,7 @@ def audit_record(
     return {
         "judge": dict(facts),
         "repeat_run": repeat_run,
-        "runs": [
-            {
-                "question_run": run.question_run,
-                "answer_run": run.answer_run,
-                "precision": run.precision,
-                "recall": run.recall,
-                "f1": run.f1,
-            }
-            for run in runs
-        ],
+        "runs": [asdict(run) for run in runs],
         "question_sets": _question_sets(evidence),
         "calls": calls,
         "totals": {

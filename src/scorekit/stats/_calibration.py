@@ -63,17 +63,8 @@ def confusion(
         (2, 1, 1, 0)
     """
     _check(scores, labels)
-    tp = fp = tn = fn = 0
-    for verdict, label in zip(verdicts(scores, threshold), labels, strict=True):
-        if verdict and label:
-            tp += 1
-        elif verdict:
-            fp += 1
-        elif label:
-            fn += 1
-        else:
-            tn += 1
-    return tp, fp, tn, fn
+    pairs = list(zip(verdicts(scores, threshold), labels, strict=True))
+    return pairs.count((1, 1)), pairs.count((1, 0)), pairs.count((0, 0)), pairs.count((0, 1))
 
 
 def balanced_accuracy(scores: Sequence[float], labels: Sequence[int], threshold: float) -> float:
@@ -86,11 +77,7 @@ def balanced_accuracy(scores: Sequence[float], labels: Sequence[int], threshold:
         0.5
     """
     tp, fp, tn, fn = confusion(scores, labels, threshold)
-    recalls = []
-    if tp + fn:
-        recalls.append(tp / (tp + fn))
-    if tn + fp:
-        recalls.append(tn / (tn + fp))
+    recalls = [hit / (hit + miss) for hit, miss in ((tp, fn), (tn, fp)) if hit + miss]
     return sum(recalls) / len(recalls)
 
 
@@ -108,28 +95,20 @@ def best_threshold(scores: Sequence[float], labels: Sequence[int]) -> tuple[floa
         (0.35, 0.75)
     """
     _check(scores, labels)
-    best: tuple[float, float] | None = None
-    for t in sorted(set(scores)):
-        value = balanced_accuracy(scores, labels, t)
-        if best is None or value > best[1]:
-            best = (t, value)
-    assert best is not None
-    return best
+    candidates = ((t, balanced_accuracy(scores, labels, t)) for t in sorted(set(scores)))
+    return max(candidates, key=lambda pair: pair[1])  # the first, lowest, of equal ones
 
 
 def _ranks(values: Sequence[float]) -> list[float]:
     """1-based ranks, ties given the mean of the ranks they span."""
     order = sorted(range(len(values)), key=lambda i: values[i])
     ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        mean_rank = (i + j) / 2 + 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = mean_rank
-        i = j + 1
+    below = 0  # values ranked so far
+    for _, group in itertools.groupby(order, key=lambda i: values[i]):
+        tied = list(group)
+        for k in tied:
+            ranks[k] = below + (len(tied) + 1) / 2
+        below += len(tied)
     return ranks
 
 

@@ -125,10 +125,8 @@ def aggregate_stats(scores: Sequence[float], aggregation: str) -> AggregateStats
     mean = math.fsum(values) / len(values)
     stdev = round(statistics.stdev(values), 12) if len(values) > 1 else None
     if aggregation == "mean":
-        interval = t_interval(values)
-    else:
-        interval = bootstrap_interval(values, aggregation)
-    return AggregateStats(mean, stdev, interval)
+        return AggregateStats(mean, stdev, t_interval(values))
+    return AggregateStats(mean, stdev, bootstrap_interval(values, aggregation))
 
 
 def straddles(interval: tuple[float, float] | None, low: float, high: float) -> bool:

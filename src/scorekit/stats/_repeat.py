@@ -129,10 +129,6 @@ class RepeatPlan:
         return sorted(values)
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
 def _check_values(head: str, values: Mapping[str, Any]) -> None:
     """Whole numbers >= 1 for ``runs`` and ``k``, numbers in [0, 1] for the bounds."""
     for name in ("runs", "k"):
@@ -145,7 +141,8 @@ def _check_values(head: str, values: Mapping[str, Any]) -> None:
         value = values.get(name)
         if value is None:
             continue
-        if not _is_number(value) or not 0.0 <= float(value) <= 1.0:
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not number or not 0.0 <= float(value) <= 1.0:
             raise ValueError(f"{head}: {name} must be a number in [0, 1]; got {value!r}")
 
 
@@ -326,9 +323,7 @@ def junit_repeat_properties(rep: Mapping[str, Any]) -> list[tuple[str, str]]:
         ("repeat_pass_rate_low", f"{rep['pass_rate_ci'][0]:.6g}"),
         ("repeat_pass_rate_high", f"{rep['pass_rate_ci'][1]:.6g}"),
     ]
-    for k, value in rep["pass_at_k"].items():
-        props.append((f"repeat_pass_at_{k}", f"{value:.6g}"))
-    for k, value in rep["pass_hat_k"].items():
-        props.append((f"repeat_pass_hat_{k}", f"{value:.6g}"))
+    props += [(f"repeat_pass_at_{k}", f"{value:.6g}") for k, value in rep["pass_at_k"].items()]
+    props += [(f"repeat_pass_hat_{k}", f"{value:.6g}") for k, value in rep["pass_hat_k"].items()]
     props.append(("repeat_outcome", str(rep["outcome"])))
     return props

@@ -26,19 +26,17 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
     h = d
     for m in range(1, 400):
         m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > _TINY else _TINY)
-        c = 1.0 + aa / c
-        c = c if abs(c) > _TINY else _TINY
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > _TINY else _TINY)
-        c = 1.0 + aa / c
-        c = c if abs(c) > _TINY else _TINY
-        step = d * c
-        h *= step
+        # The even step's coefficient, then the odd one's.
+        for aa in (
+            m * (b - m) * x / ((qam + m2) * (a + m2)),
+            -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)),
+        ):
+            d = 1.0 + aa * d
+            d = 1.0 / (d if abs(d) > _TINY else _TINY)
+            c = 1.0 + aa / c
+            c = c if abs(c) > _TINY else _TINY
+            step = d * c
+            h *= step
         if abs(step - 1.0) < _EPS:
             break
     return h
@@ -126,7 +124,8 @@ def fisher_less(old_passed: int, old_runs: int, new_passed: int, new_runs: int) 
     total = old_runs + new_runs
     denom = math.comb(total, total_passed)
     low = max(0, total_passed - old_runs)
-    p = 0
-    for k in range(low, new_passed + 1):
-        p += math.comb(new_runs, k) * math.comb(old_runs, total_passed - k)
+    p = sum(
+        math.comb(new_runs, k) * math.comb(old_runs, total_passed - k)
+        for k in range(low, new_passed + 1)
+    )
     return min(1.0, p / denom)

@@ -1,11 +1,5 @@
 """``toolscore bfcl``: score a model's BFCL result file the way the leaderboard does.
 
-Usage::
-
-    toolscore bfcl OUTPUTS.jsonl [OUTPUTS ...] --questions Q [--questions Q ...]
-                   [--answers A ...] [--category C] [--underscore-to-dot] [--partial]
-                   [--min-accuracy X] [--report json|md|html -o PATH]
-
 Prints the accuracy per category and overall, then every failing id with BFCL's error type
 and the reasons. Exit codes: 0 done (and the accuracy meets ``--min-accuracy``), 1 below
 ``--min-accuracy``, 2 bad input, with one line naming the file and the problem.
@@ -15,17 +9,24 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
+from scorekit.cli import fail
 from scorekit.format import fitted_lines, format_percent
+from toolscore._cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_BELOW,
+    EXIT_OK,
+    CommandError,
+    report_format,
+    write_report,
+)
 
 if TYPE_CHECKING:
     from toolscore.bfcl._score import BFCLScore
 
 __all__ = ["register"]
 
-_EXIT_OK, _EXIT_BELOW, _EXIT_BAD_INPUT = 0, 1, 2
 _ERRORS_SHOWN = 4
 _REPORT_FORMATS = ("json", "md", "html")
 
@@ -110,30 +111,21 @@ def register(subparsers: Any) -> None:
     p.set_defaults(run=run)
 
 
-class _BadInput(Exception):
-    pass
-
-
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Handle ``toolscore bfcl``; returns the exit code (bad input: one line on stderr, 2)."""
     from toolscore.bfcl._data import BFCLDataError
 
     try:
         return _run(args, out)
-    except (BFCLDataError, _BadInput) as exc:
-        sys.stderr.write(f"toolscore bfcl: error: {' '.join(str(exc).split())}\n")
-        return _EXIT_BAD_INPUT
+    except (BFCLDataError, CommandError) as exc:
+        return fail("toolscore bfcl", EXIT_BAD_INPUT, exc)
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    from scorekit.report import report_format
     from toolscore.bfcl._data import load
     from toolscore.bfcl._score import read_outputs, score
 
-    try:
-        fmt = report_format(args.report, args.output, _REPORT_FORMATS)
-    except ValueError as exc:
-        raise _BadInput(str(exc)) from None
+    fmt = report_format(args, _REPORT_FORMATS)
     cases = load(args.questions, args.answers, category=args.category)
     known = {case.category for case in cases}
     pairs = read_outputs(args.outputs)
@@ -143,9 +135,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         pairs = [(i, o) for i, o in pairs if category_of(i) in known]
         empty = sorted(known - {category_of(i) for i, _ in pairs})
         if empty:
-            raise _BadInput(f"no output of category {', '.join(empty)} in the outputs given")
+            raise CommandError(f"no output of category {', '.join(empty)} in the outputs given")
     if not pairs:
-        raise _BadInput("the outputs hold no record to score")
+        raise CommandError("the outputs hold no record to score")
     result = score(pairs, cases, underscore_to_dot=args.underscore_to_dot, partial=args.partial)
     _print(result, args, out)
     passed = args.min_accuracy is None or result.accuracy >= args.min_accuracy
@@ -156,14 +148,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             f" {format_percent(args.min_accuracy)}\n"
         )
     if fmt:
-        from scorekit.report import ReportError, write_report
-
-        try:
-            written = write_report(result.rows(), None, args.output, fmt)
-        except ReportError as exc:
-            raise _BadInput(str(exc)) from None
-        out.write(f"{fmt} report written to {written}\n")
-    return _EXIT_OK if passed else _EXIT_BELOW
+        write_report(result.rows(), args.output, fmt, out)
+    return EXIT_OK if passed else EXIT_BELOW
 
 
 def _print(result: BFCLScore, args: argparse.Namespace, out: TextIO) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
+
+from scorekit.cli import EXIT_BAD_INPUT, EXIT_BELOW, EXIT_OK
+from toolscore._engine.read.trace_files import TRACE_FORMATS
 
 if TYPE_CHECKING:
-    from toolscore.snapshots import SnapshotStore
+    from scorekit.report import ToolScoreRow
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -15,13 +17,9 @@ __all__ = [
     "EXIT_OK",
     "CommandError",
     "add_format_option",
-    "add_snapshot_dir_option",
-    "snapshot_store",
+    "report_format",
+    "write_report",
 ]
-
-EXIT_OK = 0
-EXIT_BELOW = 1
-EXIT_BAD_INPUT = 2
 
 
 class CommandError(Exception):
@@ -30,8 +28,6 @@ class CommandError(Exception):
 
 def add_format_option(parser: argparse.ArgumentParser, what: str = "trace file format") -> None:
     """``-f/--format``: the trace formats :func:`toolscore.core.load_trace` reads."""
-    from toolscore._engine.read.trace_files import TRACE_FORMATS
-
     parser.add_argument(
         "--format",
         "-f",
@@ -41,22 +37,25 @@ def add_format_option(parser: argparse.ArgumentParser, what: str = "trace file f
     )
 
 
-def add_snapshot_dir_option(parser: argparse.ArgumentParser) -> None:
-    """``--dir PATH``: the snapshot folder (default ``.toolscore/snapshots``)."""
-    parser.add_argument(
-        "--dir",
-        dest="snap_dir",
-        metavar="PATH",
-        default=None,
-        help="snapshot folder (default: .toolscore/snapshots, relative to the working directory)",
-    )
+def report_format(
+    args: argparse.Namespace, formats: tuple[str, ...] = ("json", "md", "html", "csv")
+) -> str | None:
+    """The report ``--report`` and ``-o`` ask for (None: no report); a mismatch is bad input."""
+    from scorekit.report import report_format as chosen_format
+
+    try:
+        return chosen_format(args.report, args.output or None, formats)
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
 
 
-def snapshot_store(args: argparse.Namespace) -> SnapshotStore:
-    """The store named by ``--dir`` (or the default folder)."""
-    from toolscore.snapshots import DEFAULT_ROOT, SnapshotStore
+def write_report(rows: list[ToolScoreRow], path: str, fmt: str, out: TextIO) -> None:
+    """Write ``rows`` as a ``fmt`` report to ``path``, and say where."""
+    from scorekit.report import ReportError
+    from scorekit.report import write_report as write_rows
 
-    root = Path(args.snap_dir or DEFAULT_ROOT)
-    if root.exists() and not root.is_dir():
-        raise CommandError(f"--dir {root}: is a file, not a snapshot folder")
-    return SnapshotStore(root)
+    try:
+        written = write_rows(rows, None, path, fmt)
+    except ReportError as exc:
+        raise CommandError(str(exc)) from None
+    out.write(f"{fmt} report written to {written}\n")

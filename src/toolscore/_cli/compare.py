@@ -12,16 +12,8 @@ from typing import Any, TextIO
 
 from scorekit.cli import unit_interval
 from scorekit.format import fitted_lines, format_bound, format_score
-from toolscore._cli.common import EXIT_BELOW, EXIT_OK, CommandError
-from toolscore._cli.evaluate import (
-    COLUMNS,
-    add_scoring_options,
-    report_format,
-    row,
-    score,
-    settings,
-    write_report,
-)
+from toolscore._cli.common import EXIT_BELOW, EXIT_OK, CommandError, report_format, write_report
+from toolscore._cli.evaluate import COLUMNS, add_scoring_options, row, score, settings
 
 __all__ = ["register"]
 

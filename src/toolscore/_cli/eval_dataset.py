@@ -1,13 +1,5 @@
 """``toolscore eval-dataset``: score every row of a dataset of expected and actual calls.
 
-Usage::
-
-    toolscore eval-dataset SOURCE [SOURCE ...] [--gold-column expected]
-        [--trace-column actual] [--id-column id] [--gold-file FILE --gold-key COLUMN]
-        [--strict] [--weight NAME=VALUE ...] [--engine local|ray] [--workers N]
-        [-o results.parquet] [--resume] [--max-errors N] [--min-mean X]
-        [--report html|json|md [--report-path PATH]] [--json]
-
 Exit codes: 0 scored; 1 the mean score is below ``--min-mean``; 2 bad input; 130 interrupted.
 """
 
@@ -16,9 +8,9 @@ from __future__ import annotations
 import argparse
 from typing import IO, Any
 
-__all__ = ["register", "run"]
+from scorekit.batch import add_dataset_arguments, run_dataset_command
 
-COMMAND = "eval-dataset"
+__all__ = ["register", "run"]
 
 
 def _weight(text: str) -> tuple[str, float]:
@@ -35,10 +27,8 @@ def _weight(text: str) -> tuple[str, float]:
 
 def register(subparsers: Any) -> None:
     """Register ``eval-dataset`` on the ``toolscore`` sub-command parsers."""
-    from scorekit.batch import add_dataset_arguments
-
     p = subparsers.add_parser(
-        COMMAND,
+        "eval-dataset",
         help="score every row of a dataset (JSON lines or Parquet); per-row results + summary",
         description="Score every row of a dataset of expected and actual tool calls, on every"
         " core (or on Ray). Writes per-row results (-o), prints a summary. Exit 0 scored, 1 the"
@@ -86,7 +76,6 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     """Run ``toolscore eval-dataset``; return the exit code."""
-    from scorekit.batch import run_dataset_command
     from toolscore._dataset import evaluate_dataset
 
     def evaluate(options: dict[str, Any]) -> Any:

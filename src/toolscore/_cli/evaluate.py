@@ -18,7 +18,10 @@ from toolscore._cli.common import (
     EXIT_OK,
     CommandError,
     add_format_option,
+    report_format,
+    write_report,
 )
+from toolscore._engine.read.trace_files import TraceFileError
 
 if TYPE_CHECKING:
     from scorekit.report import ToolScoreRow
@@ -28,11 +31,9 @@ __all__ = [
     "COLUMNS",
     "add_scoring_options",
     "register",
-    "report_format",
     "row",
     "score",
     "settings",
-    "write_report",
 ]
 
 COLUMNS = (
@@ -148,20 +149,10 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     ev.set_defaults(run=_cmd_eval)
 
 
-def report_format(args: argparse.Namespace) -> str | None:
-    from scorekit.report import report_format
-
-    try:
-        return report_format(args.report, args.output or None)
-    except ValueError as exc:
-        raise CommandError(str(exc)) from None
-
-
 def settings(
     args: argparse.Namespace,
 ) -> tuple[list[dict[str, Any]] | None, dict[str, float] | None]:
     """The forbidden rules and weights, checked once before any trace is read."""
-    from toolscore._engine.read.trace_files import TraceFileError
     from toolscore._engine.score.weights import resolve_weights
     from toolscore.metrics.policy import load_forbidden_rules
 
@@ -188,7 +179,6 @@ def score(
 ) -> EvaluationResult:
     from scorekit.judges import JudgeError
     from toolscore._engine.check.evaluate_trace import evaluate_trace
-    from toolscore._engine.read.trace_files import TraceFileError
 
     try:
         return evaluate_trace(
@@ -255,16 +245,6 @@ def row(result: EvaluationResult, trace: str, threshold: float | None, cmd: str)
     )
 
 
-def write_report(rows: list[ToolScoreRow], path: str, fmt: str, out: TextIO) -> None:
-    from scorekit.report import ReportError, write_report
-
-    try:
-        written = write_report(rows, None, path, fmt)
-    except ReportError as exc:
-        raise CommandError(str(exc)) from None
-    out.write(f"{fmt} report written to {written}\n")
-
-
 def _scores_line(result: EvaluationResult) -> str:
     return "  ".join(f"{label} {format_score(getattr(result, name))}" for name, label in COLUMNS)
 
@@ -314,16 +294,6 @@ def _metric_lines(result: EvaluationResult) -> list[str]:
     return ["Metrics:"] + [f"  {k}: {format_score(v)}" for k, v in metric_values(result).items()]
 
 
-def _extra_reports(args: argparse.Namespace) -> list[tuple[str, str | None]]:
-    return [("html", args.html), ("csv", args.csv), ("md", args.markdown)]
-
-
-def _fix_lines(result: EvaluationResult) -> list[str]:
-    from toolscore.debug import fix_lines
-
-    return fix_lines(result)
-
-
 def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore._engine.score.render import render_result
 
@@ -336,18 +306,20 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
     if args.verbose:
         checks += _metric_lines(result)
     if args.debug:
-        checks += _fix_lines(result)
+        from toolscore.debug import fix_lines
+
+        checks += fix_lines(result)
     if checks:
         out.write("\n".join(checks) + "\n\n")
     out.write(_scores_line(result) + "\n")
-    verdict = "PASS" if passed else "FAIL"
-    op = ">=" if passed else "<"
+    verdict, op = ("PASS", ">=") if passed else ("FAIL", "<")
     out.write(
         f"{verdict}: {args.trace}: score {format_score(result.score, args.min_score)}"
         f" (grade {result.grade}) {op} min {format_bound(args.min_score)}\n"
     )
     reports = [(args.output, fmt)] if fmt else []
-    reports += [(path, kind) for kind, path in _extra_reports(args) if path]
+    extra = [(args.html, "html"), (args.csv, "csv"), (args.markdown, "md")]
+    reports += [(path, kind) for path, kind in extra if path]
     if reports:
         rows = [row(result, args.trace, args.min_score, "eval")]
         for path, kind in reports:

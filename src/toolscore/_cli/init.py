@@ -8,14 +8,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from toolscore._cli.common import EXIT_OK, CommandError
+from toolscore.scaffold import FRAMEWORK_LABELS, SUPPORTED_FRAMEWORKS, detect_frameworks, scaffold
 
 __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[Any]) -> None:
     """Add ``init`` to the ``toolscore`` command."""
-    from toolscore.scaffold import SUPPORTED_FRAMEWORKS
-
     p = sub.add_parser(
         "init",
         help="write a tool-call test suite for your agent that passes right away",
@@ -38,8 +37,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
 
 
 def _choose(detected: list[str], ask: bool, out: TextIO) -> str:
-    from toolscore.scaffold import SUPPORTED_FRAMEWORKS
-
     if not ask:
         return detected[0]
     out.write(f"Frameworks: {', '.join(SUPPORTED_FRAMEWORKS)}\n")
@@ -53,8 +50,6 @@ def _choose(detected: list[str], ask: bool, out: TextIO) -> str:
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:
-    from toolscore.scaffold import FRAMEWORK_LABELS, detect_frameworks, scaffold
-
     root = Path(args.directory or ".")
     if root.exists() and not root.is_dir():
         raise CommandError(f"--dir {root}: is a file, not a project folder")

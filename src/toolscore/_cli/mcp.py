@@ -1,9 +1,8 @@
 """``toolscore mcp list|record|lint|test`` and ``toolscore demo``.
 
-The server is named by its command (``-- python server.py``, or one quoted string), by a
-Streamable HTTP URL (``http://127.0.0.1:8000/mcp``), or by ``--config FILE [--server NAME]``
-(a Claude-Desktop-style ``mcpServers`` file): :mod:`toolscore._cli.mcp_server` reads that and
-starts it; :mod:`toolscore._cli.mcp_output` shows the scorecard and writes its reports.
+:mod:`toolscore._cli.mcp_server` reads which server the arguments name and starts it. The
+scorecard is shown on screen or as JSON, written as a report file (``--report json|md -o
+PATH``), and appended to a CI step summary (``--ci``).
 
 Exit codes: 0 fine; 1 the grade is below ``--min-grade`` (``test``), a lint error (``lint``),
 a blocking problem with ``--ci``; 2 bad input or a server that cannot be started or reached,
@@ -16,34 +15,30 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
-from scorekit.cli import whole_number
-from toolscore._cli.common import CommandError
-from toolscore._cli.mcp_output import (
-    REPORT_FORMATS,
-    ci_summary,
-    report_format,
-    show,
-    write_report,
-)
+from scorekit.cli import EXIT_INTERRUPTED, output_console, whole_number
+from scorekit.format import shorten
+from toolscore._cli.common import CommandError, report_format
 from toolscore._cli.mcp_server import (
     add_server,
-    bad_input,
     list_server_tools,
     positive,
     server_spec,
-    start_client,
-    stopping,
+    started_client,
 )
+from toolscore.verdict import GRADE_ORDER
+
+if TYPE_CHECKING:
+    from toolscore.mcp.scorecard import MCPScorecard
 
 __all__ = ["register"]
 
-_show = show  # the name tests and older callers import
-
-EXIT_INTERRUPTED = 130
+REPORT_FORMATS = ("json", "md")
 
 _STOPPED = "; every process it started was stopped"
 
@@ -67,8 +62,6 @@ def _interruptible(prog: str, run: _Run, stopped: str = "") -> _Run:
 
 def _grade(text: str) -> str:
     value = text.strip().upper()
-    from toolscore.verdict import GRADE_ORDER
-
     if value not in GRADE_ORDER:
         raise argparse.ArgumentTypeError(f"a grade is one of A, B, C, D, F; got {text!r}")
     return value
@@ -187,8 +180,7 @@ def _cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     )
     width = max((len(t.name) for t in tools), default=0)
     for tool in tools:
-        first = " ".join((tool.description or "(no description)").split())
-        first = first if len(first) <= 70 else first[:69] + "…"
+        first = shorten(tool.description or "(no description)", 70)
         out.write(f"  {tool.name.ljust(width)}  ~{tool_definition_tokens(tool):>4} tok  {first}\n")
     return 0
 
@@ -210,23 +202,25 @@ def _cmd_lint(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
+    from toolscore.mcp._probe_file import ProbesFileError
     from toolscore.mcp.scorecard import grade_meets, score_server
 
-    fmt = report_format(args)  # before the server runs: a bad -o must not cost a whole run
-    from toolscore.mcp._probe_file import ProbesFileError
-
-    with stopping(start_client(args)) as client, bad_input(ProbesFileError):
-        card = score_server(
-            client,
-            cases_per_tool=args.cases,
-            include_edge_cases=not args.no_edge_cases,
-            seed=args.seed,
-            concurrency=args.concurrency,
-            max_restarts=args.max_restarts,
-            probes=args.probes,
-            probes_file=args.probes_file,
-        )
-    show(card, args, out)
+    fmt = report_format(args, REPORT_FORMATS)  # before the server runs: a bad -o costs no run
+    with started_client(args) as client:
+        try:
+            card = score_server(
+                client,
+                cases_per_tool=args.cases,
+                include_edge_cases=not args.no_edge_cases,
+                seed=args.seed,
+                concurrency=args.concurrency,
+                max_restarts=args.max_restarts,
+                probes=args.probes,
+                probes_file=args.probes_file,
+            )
+        except ProbesFileError as exc:
+            raise CommandError(str(exc)) from None
+    _show(card, args, out)
     write_report(card, fmt, args, out)
     code = 0
     if args.min_grade and not grade_meets(card.grade, args.min_grade):
@@ -270,9 +264,60 @@ def _cmd_demo(args: argparse.Namespace, out: TextIO) -> int:
             card = score_server(client)
     except MCPError as exc:
         raise CommandError(str(exc).split("\n")[0]) from None
-    show(card, args, out)
+    _show(card, args, out)
     out.write(
         "\nThis was the bundled sample server. Grade yours with:"
         " toolscore mcp test -- <your server command>\n"
     )
+    return 0
+
+
+# -- the scorecard ------------------------------------------------------------------------
+
+
+def write_report(
+    card: MCPScorecard, fmt: str | None, args: argparse.Namespace, out: TextIO
+) -> None:
+    """Write the ``fmt`` report to ``-o PATH`` (nothing when ``fmt`` is None)."""
+    from toolscore.mcp.scorecard import scorecard_to_json, scorecard_to_markdown
+
+    if not fmt:
+        return
+    text = (
+        json.dumps(scorecard_to_json(card), indent=2, ensure_ascii=False) + "\n"
+        if fmt == "json"
+        else scorecard_to_markdown(card)
+    )
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"-o {args.output}: cannot write ({exc.strerror or exc})") from None
+    out.write(f"{fmt} report written to {args.output}\n")
+
+
+def _show(card: MCPScorecard, args: argparse.Namespace, out: TextIO) -> None:
+    """The scorecard on ``out``: JSON with ``--json``, else the rich table."""
+    from toolscore.mcp.scorecard import print_scorecard, scorecard_to_json
+
+    if getattr(args, "json", False):
+        out.write(json.dumps(scorecard_to_json(card), indent=2, ensure_ascii=False) + "\n")
+        return
+    # Off a terminal nothing wraps (a CI log keeps each "Fix first" item on one line); on one,
+    # rich fits its width.
+    print_scorecard(card, output_console(out, highlight=False))
+
+
+def ci_summary(card: MCPScorecard) -> int:
+    """``--ci``: the Markdown scorecard appended to ``$GITHUB_STEP_SUMMARY``; 1 on a
+    blocking problem."""
+    from toolscore.mcp.scorecard import build_fix_list, scorecard_to_markdown
+
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with open(summary, "a", encoding="utf-8") as handle:
+            handle.write(scorecard_to_markdown(card) + "\n")
+    blocking = [fix for fix in build_fix_list(card) if fix.priority <= 2]
+    if blocking:
+        sys.stderr.write(f"toolscore mcp: {len(blocking)} blocking problem(s) (--ci)\n")
+        return 1
     return 0

@@ -20,13 +20,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "add_server",
-    "bad_input",
     "list_server_tools",
     "positive",
     "server_spec",
-    "start_client",
-    "stopping",
-    "tail",
+    "started_client",
 ]
 
 
@@ -110,11 +107,14 @@ def server_spec(
     return target, {}, None, None
 
 
-def start_client(args: argparse.Namespace) -> MCPClient:
+@contextlib.contextmanager
+def started_client(args: argparse.Namespace) -> Iterator[MCPClient]:
+    """The client of the server the arguments name, started, and closed on the way out (on a
+    Ctrl-C, its server is stopped without a grace period for its stdin)."""
     from toolscore.mcp.client import MCPError, MCPHttpClient, MCPStdioClient
 
     command, env, cwd, url = server_spec(args)
-    headers = {**_headers(args)}
+    headers = _headers(args)
     try:
         if url is not None:
             client: MCPClient = MCPHttpClient(url, headers, args.timeout)
@@ -124,44 +124,23 @@ def start_client(args: argparse.Namespace) -> MCPClient:
             client = MCPStdioClient(command, env, cwd, args.timeout)
         client.start()
     except (MCPError, ValueError) as exc:
-        raise CommandError(" ".join(str(exc).split("\n")[:1]) + tail(exc)) from None
-    return client
+        raise CommandError(_error_lines(exc)) from None
+    with contextlib.ExitStack() as stack:
+        yield stack.push(client)  # its __exit__ alone: the client is started already
 
 
-@contextlib.contextmanager
-def stopping(client: MCPClient) -> Iterator[MCPClient]:
-    """Close ``client`` on the way out: on a Ctrl-C, its server is stopped without a grace
-    period for its stdin."""
-    try:
-        yield client
-    except BaseException as exc:
-        client.__exit__(type(exc), exc, exc.__traceback__)
-        raise
-    client.close()
-
-
-def tail(exc: Exception) -> str:
-    text = str(exc)
-    if "\n" not in text:
-        return ""
-    return "\n" + "\n".join("    " + line for line in text.split("\n")[1:])
+def _error_lines(exc: Exception) -> str:
+    """The first line of ``exc``'s message, then the rest (a server's stderr) indented."""
+    first, *rest = str(exc).split("\n")
+    return "\n".join([first, *("    " + line for line in rest)])
 
 
 def list_server_tools(args: argparse.Namespace) -> tuple[MCPClient, list[MCPToolDef]]:
     """The server's tools, with the (closed) client that read them."""
     from toolscore.mcp.client import MCPError
 
-    with stopping(start_client(args)) as client:
+    with started_client(args) as client:
         try:
             return client, client.list_tools()
         except MCPError as exc:
-            raise CommandError(str(exc).split("\n")[0] + tail(exc)) from None
-
-
-@contextlib.contextmanager
-def bad_input(kind: type[Exception]) -> Iterator[None]:
-    """Errors of ``kind`` are bad input (exit 2, one line)."""
-    try:
-        yield
-    except kind as exc:
-        raise CommandError(str(exc)) from None
+            raise CommandError(_error_lines(exc)) from None

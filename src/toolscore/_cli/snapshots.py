@@ -4,22 +4,18 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import os
+import shlex
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
-from toolscore._cli.common import (
-    EXIT_OK,
-    CommandError,
-    add_format_option,
-    add_snapshot_dir_option,
-    snapshot_store,
-)
-
-if TYPE_CHECKING:
-    from toolscore.snapshots import Snapshot, SnapshotStore
+from scorekit.format import fitted_lines
+from toolscore._cli.common import EXIT_OK, CommandError, add_format_option
+from toolscore.snapshots import DEFAULT_ROOT, Snapshot, SnapshotStore
 
 __all__ = ["register"]
 
@@ -45,7 +41,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     rec.add_argument("--from-trace", metavar="PATH", help="read the calls from this trace file")
     rec.add_argument("--name", help="the snapshot's name (needed with --from-trace)")
     add_format_option(rec, "trace file format, with --from-trace")
-    add_snapshot_dir_option(rec)
     rec.add_argument(
         "cmd",
         nargs=argparse.REMAINDER,
@@ -66,7 +61,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     app.add_argument(
         "--all", dest="approve_all", action="store_true", help="approve everything pending"
     )
-    add_snapshot_dir_option(app)
     app.set_defaults(run=_approve)
 
     snaps = sub.add_parser(
@@ -77,17 +71,31 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
     snap_sub = snaps.add_subparsers(dest="snapshots_command", required=True, metavar="COMMAND")
     lst = snap_sub.add_parser("list", help="list the recorded snapshots")
     lst.add_argument("--pending", action="store_true", help="only what waits for approval")
-    add_snapshot_dir_option(lst)
     lst.set_defaults(run=_list)
     show = snap_sub.add_parser("show", help="show a snapshot's calls and its pending change")
     show.add_argument("name", metavar="NAME")
-    add_snapshot_dir_option(show)
     show.set_defaults(run=_show)
     rm = snap_sub.add_parser("rm", help="delete a snapshot (and its pending change)")
     rm.add_argument("name", metavar="NAME")
     rm.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
-    add_snapshot_dir_option(rm)
     rm.set_defaults(run=_rm)
+    for parser in (rec, app, lst, show, rm):
+        parser.add_argument(
+            "--dir",
+            dest="snap_dir",
+            metavar="PATH",
+            default=None,
+            help="snapshot folder (default: .toolscore/snapshots, relative to the working"
+            " directory)",
+        )
+
+
+def _store(args: argparse.Namespace) -> SnapshotStore:
+    """The store named by ``--dir`` (or the default folder)."""
+    root = Path(args.snap_dir or DEFAULT_ROOT)
+    if root.exists() and not root.is_dir():
+        raise CommandError(f"--dir {root}: is a file, not a snapshot folder")
+    return SnapshotStore(root)
 
 
 def _find(store: SnapshotStore, name: str) -> str:
@@ -96,8 +104,6 @@ def _find(store: SnapshotStore, name: str) -> str:
         return name
     path = Path(name)
     if path.is_file() and path.name.endswith((".json", ".json.new")):
-        import json
-
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -137,7 +143,7 @@ def _record(args: argparse.Namespace, out: TextIO) -> int:
         code = subprocess.run(cmd, env=env, check=False).returncode
     except FileNotFoundError:
         raise CommandError(f"{cmd[0]}: command not found") from None
-    store = snapshot_store(args)
+    store = _store(args)
     pending = store.pending() if store.root.is_dir() else []
     if pending:
         out.write(
@@ -154,11 +160,10 @@ def _record_trace(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore._engine.score.evaluate import evaluate
     from toolscore._engine.snapshots.drift import carry_over
     from toolscore._engine.snapshots.files import shown_path
-    from toolscore.snapshots import Snapshot
 
     if not args.name:
         raise CommandError("--from-trace needs --name NAME (the snapshot's name)")
-    store = snapshot_store(args)
+    store = _store(args)
     calls = [
         {"tool": c["tool"], "args": c.get("args") or {}}
         for c in load_trace(args.from_trace, args.format)
@@ -181,15 +186,9 @@ def _record_trace(args: argparse.Namespace, out: TextIO) -> int:
     store.save(Snapshot(name=args.name, calls=calls, source="trace"))
     out.write(
         f"Recorded snapshot {args.name!r} ({len(calls)} call(s)), pending approval: {path}\n"
-        f"Review it, then run: toolscore approve {_quote(args.name)}\n"
+        f"Review it, then run: toolscore approve {shlex.quote(args.name)}\n"
     )
     return EXIT_OK
-
-
-def _quote(name: str) -> str:
-    import shlex
-
-    return shlex.quote(name)
 
 
 def _status(store: SnapshotStore, snapshot: Snapshot) -> str:
@@ -198,15 +197,8 @@ def _status(store: SnapshotStore, snapshot: Snapshot) -> str:
     return "approved" if snapshot.approved else "pending"
 
 
-def _table(rows: list[list[str]], right: set[int], out: TextIO) -> None:
-    from scorekit.format import fitted_lines
-
-    # The name first: on a narrow terminal it gets a line of its own, never cut.
-    out.write(fitted_lines(rows, out, right))
-
-
 def _approve(args: argparse.Namespace, out: TextIO) -> int:
-    store = snapshot_store(args)
+    store = _store(args)
     if args.approve_all and args.names:
         raise CommandError("give snapshot names or --all, not both")
     if args.approve_all:
@@ -230,13 +222,14 @@ def _approve(args: argparse.Namespace, out: TextIO) -> int:
         else:
             what = "new snapshot"
         rows.append([snapshot.name, str(len(snapshot.calls)), what])
-    _table(rows, {1}, out)
+    # The name first: on a narrow terminal it gets a line of its own, never cut.
+    out.write(fitted_lines(rows, out, {1}))
     out.write(f"Approved {len(rows) - 1} snapshot(s) in {store.root}.\n")
     return EXIT_OK
 
 
 def _list(args: argparse.Namespace, out: TextIO) -> int:
-    store = snapshot_store(args)
+    store = _store(args)
     snapshots = store.list()
     statuses = [(_status(store, s), s) for s in snapshots]
     if args.pending:
@@ -250,10 +243,8 @@ def _list(args: argparse.Namespace, out: TextIO) -> int:
         rows.append(
             [s.name, status, str(len(s.calls)), s.updated_at[:19].replace("T", " "), s.source]
         )
-    _table(rows, {2}, out)
-    counts = {
-        k: sum(1 for st, _ in statuses if st == k) for k in ("approved", "changed", "pending")
-    }
+    out.write(fitted_lines(rows, out, {2}))
+    counts = Counter(status for status, _ in statuses)
     out.write(
         f"{len(statuses)} snapshot(s): {counts['approved']} approved, {counts['changed']} with "
         f"a pending change, {counts['pending']} pending approval.\n"
@@ -265,7 +256,7 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
     from toolscore._engine.snapshots.drift import calls_diff, encode_calls
     from toolscore._engine.snapshots.files import dumps_canonical, shown_path
 
-    store = snapshot_store(args)
+    store = _store(args)
     name = _find(store, args.name)
     snapshot, change = store.load(name), store.load_change(name)
     shown = snapshot or change
@@ -290,14 +281,14 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
         out.write("\nPending change (- approved, + pending):\n")
         for line in calls_diff(snapshot.calls, change.calls, "approved", "pending"):
             out.write(line + "\n")
-        out.write(f"\nAccept it with: toolscore approve {_quote(name)}\n")
+        out.write(f"\nAccept it with: toolscore approve {shlex.quote(name)}\n")
     elif not shown.approved:
-        out.write(f"\nApprove it with: toolscore approve {_quote(name)}\n")
+        out.write(f"\nApprove it with: toolscore approve {shlex.quote(name)}\n")
     return EXIT_OK
 
 
 def _rm(args: argparse.Namespace, out: TextIO) -> int:
-    store = snapshot_store(args)
+    store = _store(args)
     name = _find(store, args.name)
     if not args.yes:
         if not sys.stdin.isatty():

@@ -87,17 +87,14 @@ def _walk(obj: Any, out: list[_Pending]) -> bool:
     known = False
     for key in _CONTAINERS:
         value = plain(d.get(key))
-        if key == "choices" and isinstance(value, (list, tuple)):
-            known = True
-            for choice in value:
-                _walk(plain(choice).get("message") or {}, out)
-        elif key == "candidates" and isinstance(value, (list, tuple)):
-            known = True
-            for candidate in value:
-                _walk(plain(plain(candidate).get("content")) or {}, out)
-        elif isinstance(value, (list, tuple)):
-            known = True
-            _walk(value, out)
+        if not isinstance(value, (list, tuple)):
+            continue
+        known = True
+        if key == "choices":
+            value = [plain(choice).get("message") or {} for choice in value]
+        elif key == "candidates":
+            value = [plain(plain(candidate).get("content")) or {} for candidate in value]
+        _walk(value, out)
     return known or any(k in d for k in ("role", "type", "kind", "part_kind", "text"))
 
 
@@ -151,14 +148,12 @@ def _plain(p: _Pending, failed: bool, value: Any) -> dict[str, Any]:
     return out
 
 
-# Shapes whose results go one per message, and shapes whose results share one message.
-_EACH: dict[str, Callable[[_Pending, bool, Any], dict[str, Any]]] = {
-    "openai": _openai,
-    "langchain": _langchain,
-    "responses": _responses,
-    "plain": _plain,
-}
-_GROUPED: dict[str, tuple[Callable[[_Pending, bool, Any], dict[str, Any]], str, dict[str, Any]]] = {
+# Each shape's result builder; where results share one message, its list field and head.
+_SHAPES: dict[str, tuple[Callable[[_Pending, bool, Any], dict[str, Any]], str, dict[str, Any]]] = {
+    "openai": (_openai, "", {}),
+    "langchain": (_langchain, "", {}),
+    "responses": (_responses, "", {}),
+    "plain": (_plain, "", {}),
     "anthropic": (_anthropic, "content", {"role": "user"}),
     "gemini": (_gemini, "parts", {"role": "user"}),
     "pydantic": (_pydantic, "parts", {"kind": "request"}),
@@ -178,10 +173,10 @@ def answer(fakes: _Answering, tool_calls: Any) -> list[dict[str, Any]]:
     groups: dict[str, dict[str, Any]] = {}
     for p in pending:
         failed, value = fakes.outcome(p.name, p.args, None if p.call_id is None else str(p.call_id))
-        if p.kind in _EACH:
-            out.append(_EACH[p.kind](p, failed, value))
+        build, field, head = _SHAPES[p.kind]
+        if not field:  # one message per result
+            out.append(build(p, failed, value))
             continue
-        build, field, head = _GROUPED[p.kind]
         if p.kind not in groups:
             groups[p.kind] = {**head, field: []}
             out.append(groups[p.kind])

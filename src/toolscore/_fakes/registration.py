@@ -5,20 +5,21 @@ from __future__ import annotations
 import difflib
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from toolscore._engine.compare.matchers import Matcher
 from toolscore._engine.compare.rule import values_match
 from toolscore._engine.score.render import format_value
 
-__all__ = ["Registration", "closest", "new_registration"]
+__all__ = ["Registration", "closest"]
 
 
 @dataclass
 class Registration:
-    """What one ``add(...)`` registered (``args`` None: any arguments)."""
+    """What one ``add(...)`` registered (``args`` None: any arguments); checked when made."""
 
+    number: int
     tool: str
     args: Any
     result: Any
@@ -27,9 +28,15 @@ class Registration:
     handler: Callable[[dict[str, Any]], Any] | None
     times: int | None
     optional: bool
-    schema: dict[str, Any] | None
-    number: int
-    used: int = field(default=0)
+    schema: Mapping[str, Any] | None
+    used: int = 0
+
+    def __post_init__(self) -> None:
+        _check(self)
+        self.args = dict(self.args) if isinstance(self.args, Mapping) else self.args
+        self.delay = float(self.delay)
+        self.optional = bool(self.optional)
+        self.schema = dict(self.schema) if self.schema is not None else None
 
     @property
     def used_up(self) -> bool:
@@ -44,31 +51,16 @@ class Registration:
     def describe(self) -> str:
         """``#2 add('get_weather', {'city': 'NYC'}, times=1)``: the registration as written."""
         shown = "any arguments" if self.args is None else format_value(self.args, 80)
-        extras = []
-        if self.times is not None:
-            extras.append(f"times={self.times}")
-        if self.optional:
-            extras.append("optional=True")
-        if self.error is not None:
-            extras.append(f"error={format_value(self.error, 40)}")
-        tail = "".join(f", {e}" for e in extras)
+        tail = f", times={self.times}" if self.times is not None else ""
+        tail += ", optional=True" if self.optional else ""
+        tail += f", error={format_value(self.error, 40)}" if self.error is not None else ""
         return f"#{self.number} add({self.tool!r}, {shown}{tail})"
 
 
-def new_registration(
-    number: int,
-    tool: Any,
-    args: Any,
-    *,
-    result: Any,
-    error: Any,
-    delay: Any,
-    handler: Any,
-    times: Any,
-    optional: bool,
-    schema: Any,
-) -> Registration:
+def _check(reg: Registration) -> None:
     """Validate the arguments of ``add(...)``; each mistake names the argument and the fix."""
+    tool, args, error, handler = reg.tool, reg.args, reg.error, reg.handler
+    times, schema, delay = reg.times, reg.schema, reg.delay
     if not isinstance(tool, str) or not tool:
         raise TypeError(f"add(tool): the tool's name as a non-empty string, got {tool!r}")
     if args is not None and not isinstance(args, (Mapping, Matcher)):
@@ -79,7 +71,7 @@ def new_registration(
         )
     if error is not None and not isinstance(error, str):
         raise TypeError(f"add({tool!r}, error=...): the error message as a string, got {error!r}")
-    given = (("result", result), ("error", error), ("handler", handler))
+    given = (("result", reg.result), ("error", error), ("handler", handler))
     answers = [name for name, value in given if value is not None]
     if len(answers) > 1:
         raise ValueError(
@@ -99,18 +91,6 @@ def new_registration(
             f"add({tool!r}, schema=...): the JSON schema of the tool's arguments, "
             f"{{'type': 'object', 'properties': {{...}}}}; got {format_value(schema)}"
         )
-    return Registration(
-        tool=tool,
-        args=dict(args) if isinstance(args, Mapping) else args,
-        result=result,
-        error=error,
-        delay=float(delay),
-        handler=handler,
-        times=times,
-        optional=bool(optional),
-        schema=dict(schema) if schema is not None else None,
-        number=number,
-    )
 
 
 def _check_delay(tool: str, delay: Any) -> None:
@@ -138,12 +118,11 @@ def _why_not(reg: Registration, tool: str, args: dict[str, Any]) -> tuple[float,
         return 1.0, f"{reg.describe()}: its matcher rejects the arguments"
     diffs = []
     for key, want in expected.items():
+        shown = f"{key} expected {format_value(want, 40)}"
         if key not in args:
-            diffs.append(f"{key} expected {format_value(want, 40)}, not passed")
+            diffs.append(f"{shown}, not passed")
         elif not values_match(want, args[key]):
-            diffs.append(
-                f"{key} expected {format_value(want, 40)}, got {format_value(args[key], 40)}"
-            )
+            diffs.append(f"{shown}, got {format_value(args[key], 40)}")
     diffs.extend(f"{key} not expected" for key in args if key not in expected)
     share = len(diffs) / max(1, len(expected) + len(args))
     return 1.0 + share, f"{reg.describe()}: {'; '.join(diffs)}"

@@ -6,15 +6,16 @@ import asyncio
 import inspect
 import threading
 import time
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from toolscore._engine.read.shapes import read_arguments
 from toolscore._engine.read.tool_call import ToolCall
 from toolscore._engine.score.render import format_value
+from toolscore._fakes import answer, schemas, serve
 from toolscore._fakes.errors import ToolError, UnexpectedToolCall
-from toolscore._fakes.registration import Registration, closest, new_registration
+from toolscore._fakes.registration import Registration, closest
 from toolscore._fakes.report import failure_text
 
 __all__ = ["FakeTools"]
@@ -93,7 +94,7 @@ class FakeTools:
             >>> tools.call("create_note", {"id": 1, "text": "hi"}), notes
             ('hi', {1: 'hi'})
         """
-        registration = new_registration(
+        registration = Registration(
             len(self._registrations) + 1,
             tool,
             args,
@@ -137,21 +138,15 @@ class FakeTools:
         record, registration, started = self._receive(tool, args, call_id)
         if registration.delay:
             time.sleep(registration.delay)
-        try:
-            if registration.handler is not None:
-                value = registration.handler(dict(record.args or {}))
-                if inspect.isawaitable(value):
-                    _close(value)
-                    raise TypeError(
-                        f"The handler of {registration.describe()} is async: call the tool "
-                        "with 'await tools.acall(...)', or give a plain function"
-                    )
-            else:
-                value = self._fixed(registration)
-        except BaseException as exc:
-            _finish(record, started, error=exc)
-            raise
-        _finish(record, started, result=value)
+        with _recording(record, started):
+            value = _answer(registration, record)
+            if inspect.isawaitable(value):
+                _close(value)
+                raise TypeError(
+                    f"The handler of {registration.describe()} is async: call the tool "
+                    "with 'await tools.acall(...)', or give a plain function"
+                )
+            record.result = value
         return value
 
     async def acall(self, tool: str, args: Mapping[str, Any] | str | None = None) -> Any:
@@ -174,17 +169,11 @@ class FakeTools:
             box.append(record)  # the caller learns which call failed
         if registration.delay:
             await asyncio.sleep(registration.delay)
-        try:
-            if registration.handler is not None:
-                value = registration.handler(dict(record.args or {}))
-                if inspect.isawaitable(value):
-                    value = await value
-            else:
-                value = self._fixed(registration)
-        except BaseException as exc:
-            _finish(record, started, error=exc)
-            raise
-        _finish(record, started, result=value)
+        with _recording(record, started):
+            value = _answer(registration, record)
+            if inspect.isawaitable(value):
+                value = await value
+            record.result = value
         return value
 
     def outcome(self, tool: str, args: Any, call_id: str | None = None) -> tuple[bool, Any]:
@@ -209,11 +198,6 @@ class FakeTools:
                 self._crashed.extend(box)
             return True, f"The fake's handler raised {type(exc).__name__}: {exc}"
 
-    def _fixed(self, registration: Registration) -> Any:
-        if registration.error is not None:
-            raise ToolError(registration.error)
-        return registration.result
-
     def _receive(
         self, tool: Any, args: Any, call_id: str | None
     ) -> tuple[ToolCall, Registration, float]:
@@ -222,9 +206,8 @@ class FakeTools:
             raise TypeError(f"call(tool): the tool's name as a non-empty string, got {tool!r}")
         arguments = _arguments(tool, args)
         started = time.perf_counter()
-        record = ToolCall(tool, arguments, timestamp=time.time(), metadata={})
-        if call_id is not None and record.metadata is not None:
-            record.metadata["id"] = call_id
+        metadata = {} if call_id is None else {"id": call_id}
+        record = ToolCall(tool, arguments, timestamp=time.time(), metadata=metadata)
         with self._lock:
             self._calls.append(record)
             for registration in self._registrations:
@@ -233,9 +216,8 @@ class FakeTools:
                     return record, registration, started
             near = closest(self._registrations, tool, arguments)
             self._unexpected.append((len(self._calls) - 1, near))
-        error = UnexpectedToolCall(tool, arguments, near)
-        _finish(record, started, error=error)
-        raise error
+        with _recording(record, started):
+            raise UnexpectedToolCall(tool, arguments, near)
 
     # -- what happened -------------------------------------------------------------------
     def _registered(self) -> list[Registration]:
@@ -284,9 +266,7 @@ class FakeTools:
             >>> function.get("name"), function.get("parameters").get("required")
             ('get_weather', ['city'])
         """
-        from toolscore._fakes.schemas import openai_tools
-
-        return openai_tools(self._registered())
+        return schemas.openai_tools(self._registered())
 
     def answer(self, tool_calls: Any) -> list[dict[str, Any]]:
         """Answer the tool calls of a provider response with that provider's result messages.
@@ -309,9 +289,7 @@ class FakeTools:
             ...     "type": "function", "function": {"name": "search", "arguments": "{}"}}]})
             [{'role': 'tool', 'tool_call_id': 'c1', 'content': '3 hits'}]
         """
-        from toolscore._fakes.answer import answer
-
-        return answer(self, tool_calls)
+        return answer.answer(self, tool_calls)
 
     def serve_mcp(self) -> AbstractContextManager[str]:
         """Serve the fake tools as a real MCP server (Streamable HTTP on 127.0.0.1).
@@ -323,9 +301,7 @@ class FakeTools:
             with toolscore_tools.serve_mcp() as url:
                 run_my_agent(mcp_url=url)
         """
-        from toolscore._fakes.serve import serve_mcp
-
-        return serve_mcp(self)
+        return serve.serve_mcp(self)
 
     def __repr__(self) -> str:
         with self._lock:
@@ -347,21 +323,33 @@ def _arguments(tool: str, args: Any) -> dict[str, Any]:
     )
 
 
-def _finish(
-    record: ToolCall, started: float, *, result: Any = None, error: BaseException | None = None
-) -> None:
-    record.duration = time.perf_counter() - started
-    if error is None:
-        record.result = result
-    elif record.metadata is not None:
+def _answer(registration: Registration, record: ToolCall) -> Any:
+    """The handler's value (perhaps awaitable), or the registered result or error."""
+    if registration.handler is not None:
+        return registration.handler(dict(record.args or {}))
+    if registration.error is not None:
+        raise ToolError(registration.error)
+    return registration.result
+
+
+@contextmanager
+def _recording(record: ToolCall, started: float) -> Iterator[None]:
+    """Time the call; a failure lands in the record (``is_error``, ``metadata["error"]``)."""
+    try:
+        yield
+    except BaseException as error:
         if isinstance(error, ToolError):
             message = error.message
         elif isinstance(error, UnexpectedToolCall):
             message = str(error)
         else:  # a handler's bug: its type is half the story
             message = f"{type(error).__name__}: {error}"
-        record.metadata["is_error"] = True
-        record.metadata["error"] = message or type(error).__name__
+        if record.metadata is not None:
+            record.metadata["is_error"] = True
+            record.metadata["error"] = message or type(error).__name__
+        raise
+    finally:
+        record.duration = time.perf_counter() - started
 
 
 def _close(value: Any) -> None:

@@ -3,8 +3,6 @@
 Anthropic Messages responses or message lists (tool_use blocks).
 """
 
-from __future__ import annotations
-
 from toolscore._engine.read.formats import FormatAdapter
 
 __all__ = ["AnthropicAdapter"]

@@ -6,10 +6,6 @@ Example:
     {'tool': 'search', 'args': {'q': 'x'}}
 """
 
-from toolscore._engine.read.tool_call import (
-    BaseAdapter,
-    ToolCall,
-    failed_call,
-)
+from toolscore._engine.read.tool_call import BaseAdapter, ToolCall, failed_call
 
 __all__ = ["BaseAdapter", "ToolCall", "failed_call"]

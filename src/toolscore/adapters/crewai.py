@@ -1,7 +1,5 @@
 """The ``crewai`` trace format: CrewAI tools_results entries (tool_name, tool_args)."""
 
-from __future__ import annotations
-
 from toolscore._engine.read.formats import FormatAdapter
 
 __all__ = ["CrewAIAdapter"]

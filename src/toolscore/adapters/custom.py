@@ -1,7 +1,5 @@
 """The ``custom`` trace format: plain lists of {"tool": name, "args": {...}} (or under "calls")."""
 
-from __future__ import annotations
-
 from toolscore._engine.read.formats import FormatAdapter
 
 __all__ = ["CustomAdapter"]

@@ -1,7 +1,5 @@
 """The ``gemini`` trace format: Gemini responses (candidates[].content.parts[].functionCall)."""
 
-from __future__ import annotations
-
 from toolscore._engine.read.formats import FormatAdapter
 
 __all__ = ["GeminiAdapter"]

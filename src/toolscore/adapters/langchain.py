@@ -3,8 +3,6 @@
 LangChain / LangGraph message lists and states, and AgentAction dicts.
 """
 
-from __future__ import annotations
-
 from toolscore._engine.read.formats import FormatAdapter
 
 __all__ = ["LangChainAdapter"]

@@ -1,7 +1,5 @@
 """The ``mcp`` trace format: MCP JSON-RPC logs: tools/call requests, merged with their responses."""
 
-from __future__ import annotations
-
 from toolscore._engine.read.formats import FormatAdapter
 
 __all__ = ["MCPAdapter"]

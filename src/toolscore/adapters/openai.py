@@ -3,8 +3,6 @@
 OpenAI Chat Completions and Responses API responses, or message lists.
 """
 
-from __future__ import annotations
-
 from toolscore._engine.read.formats import FormatAdapter
 
 __all__ = ["OpenAIAdapter"]

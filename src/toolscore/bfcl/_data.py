@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toolscore.bfcl._inputs import read_answer, read_schemas
-from toolscore.bfcl._verdict import BFCLVerdict, check, checker_for
+from toolscore.bfcl._verdict import BFCLVerdict, check, checker_for, read_answer, read_schemas
 
 __all__ = ["BFCLCase", "BFCLDataError", "category_of", "load", "read_records"]
 
@@ -60,10 +59,8 @@ class BFCLCase:
     @property
     def messages(self) -> list[dict[str, Any]]:
         """The chat messages of the question (every turn's messages, in order)."""
-        out: list[dict[str, Any]] = []
-        for turn in self.question:
-            out.extend(turn if isinstance(turn, list) else [turn])
-        return out
+        turns = (turn if isinstance(turn, list) else [turn] for turn in self.question)
+        return [message for turn in turns for message in turn]
 
     def check(self, model_output: Any, *, underscore_to_dot: bool = False) -> BFCLVerdict:
         """BFCL's verdict on ``model_output`` for this question (see :func:`check`)."""
@@ -108,29 +105,14 @@ def read_records(path: str | os.PathLike[str], what: str) -> list[tuple[int, dic
     if not text.strip():
         raise BFCLDataError(f"{name}: the file is empty (expected the {what})")
     if text.lstrip().startswith("["):
-        try:
-            data = json.loads(text)
-        except RecursionError:
-            raise BFCLDataError(f"{name}: {_TOO_DEEP}") from None
-        except ValueError as exc:
-            raise BFCLDataError(f"{name}: not valid JSON ({exc})") from None
+        data = _json(text, name)
         pairs = list(enumerate(data if isinstance(data, list) else [data], start=1))
     else:
-        pairs = []
         # Lines end at "\n" only: str.splitlines() also breaks at U+2028, U+0085 and the
         # like, which JSON strings may hold unescaped.
-        for number, line in enumerate(text.split("\n"), start=1):
-            if not line.strip():
-                continue
-            try:
-                pairs.append((number, json.loads(line)))
-            except RecursionError:
-                raise BFCLDataError(f"{name}, line {number}: {_TOO_DEEP}") from None
-            except ValueError as exc:
-                raise BFCLDataError(
-                    f"{name}, line {number}: not valid JSON ({exc}); BFCL files hold one "
-                    "JSON object a line"
-                ) from None
+        lines = enumerate(text.split("\n"), start=1)
+        note = "; BFCL files hold one JSON object a line"
+        pairs = [(n, _json(line, f"{name}, line {n}", note)) for n, line in lines if line.strip()]
     out = []
     for number, record in pairs:
         if not isinstance(record, dict) or not isinstance(record.get("id"), str):
@@ -140,6 +122,15 @@ def read_records(path: str | os.PathLike[str], what: str) -> list[tuple[int, dic
             )
         out.append((number, record))
     return out
+
+
+def _json(text: str, where: str, note: str = "") -> Any:
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise BFCLDataError(f"{where}: {_TOO_DEEP}") from None
+    except ValueError as exc:
+        raise BFCLDataError(f"{where}: not valid JSON ({exc}){note}") from None
 
 
 def _selected(categories: str | Sequence[str] | None) -> set[str] | None:
@@ -221,26 +212,20 @@ def load(  # noqa: C901 (one loader for every BFCL file layout, each with its er
             functions = record.get("function")
             if not isinstance(functions, list):
                 raise BFCLDataError(f'{where}: "function" must be a list of schemas')
-            truth = answers.get(test_id)
-            if truth is None and checker not in _NO_ANSWERS:
+            answered = checker not in _NO_ANSWERS
+            truth = answers.get(test_id) if answered else None
+            if answered and truth is None:
                 missing.append(test_id)
                 continue
             try:
                 read_schemas(functions)
-                if checker not in _NO_ANSWERS:
+                if answered:
                     read_answer(truth)
             except TypeError as exc:
                 raise BFCLDataError(f"{where}: {exc}") from None
             question = record.get("question")
-            cases.append(
-                BFCLCase(
-                    test_id,
-                    kind,
-                    question if isinstance(question, list) else [],
-                    functions,
-                    truth if checker not in _NO_ANSWERS else None,
-                )
-            )
+            question = question if isinstance(question, list) else []
+            cases.append(BFCLCase(test_id, kind, question, functions, truth))
     if missing:
         shown = ", ".join(missing[:5]) + (
             f" and {len(missing) - 5} more" if len(missing) > 5 else ""
@@ -258,8 +243,4 @@ def load(  # noqa: C901 (one loader for every BFCL file layout, each with its er
 
 
 def _paths(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    if isinstance(value, (str, os.PathLike)):
-        return [value]
-    return list(value)
+    return [value] if isinstance(value, (str, os.PathLike)) else list(value or ())

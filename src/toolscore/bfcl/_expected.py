@@ -15,7 +15,7 @@ from typing import Any
 from toolscore._engine.bfcl.matchers import BFCLDict, BFCLString
 from toolscore._engine.bfcl.rules import call_name
 from toolscore._engine.bfcl.values import first_answer_type, python_type
-from toolscore.bfcl._inputs import read_answer, read_schemas, schema_named
+from toolscore.bfcl._verdict import read_answer, read_schemas, schema_named
 from toolscore.matchers import OneOf
 
 __all__ = ["to_expected"]

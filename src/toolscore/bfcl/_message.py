@@ -44,6 +44,7 @@ HINTS = {
     "[{name: {param: value}}].",
     "decoder_success": "No function fits this question: the model should answer without a call.",
 }
+_NO_CALL = "  no call"
 _RELEVANCE_FAILED = "This question needs a function call; the output has none."
 
 
@@ -99,19 +100,15 @@ def render_failure(
     elif verdict.checker == "relevance":
         lines.append("Expected: at least one call.")
     elif ground_truth is not None:
+        answered = [describe_answer(*next(iter(call.items()))) for call in ground_truth]
         lines.append("Expected (BFCL's possible answer):")
-        for n, call in enumerate(ground_truth, 1):
-            name, params = next(iter(call.items()))
-            lines.append(f"  {n}. {describe_answer(name, params)}")
-        if not ground_truth:
-            lines.append("  no call")
+        lines += [f"  {n}. {text}" for n, text in enumerate(answered, 1)] or [_NO_CALL]
     if verdict.calls is None:
         lines.append("Output: did not decode into calls.")
     else:
+        made = [describe_call(call) for call in verdict.calls]
         lines.append("Output (as BFCL reads it):")
-        lines += [f"  {n}. {describe_call(c)}" for n, c in enumerate(verdict.calls, 1)]
-        if not verdict.calls:
-            lines.append("  no call")
+        lines += [f"  {n}. {text}" for n, text in enumerate(made, 1)] or [_NO_CALL]
     hint = _hint(verdict)
     if hint:
         lines += ["", f"Hint: {hint}"]

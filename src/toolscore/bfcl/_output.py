@@ -69,13 +69,8 @@ def read_output(raw: Any) -> list[Any]:
                 f"The output {show(raw, 60)} does not decode as Python function calls ({exc}).",
             ) from None
     if isinstance(raw, (list, tuple)):
-        calls: list[Any] = []
-        for position, item in enumerate(raw):
-            calls.extend(_read_item(item, position))
-        return calls
-    if isinstance(raw, ToolCall):
-        return [{raw.tool: dict(raw.args or {})}]
-    return _read_response(raw)
+        return [call for position, item in enumerate(raw) for call in _read_item(item, position)]
+    return _read_item(raw, 0) if isinstance(raw, ToolCall) else _read_response(raw)
 
 
 def _read_item(item: Any, position: int) -> list[Any]:
@@ -152,14 +147,10 @@ def _read_response(raw: Any) -> list[Any]:
 
 def is_call_format(calls: Any) -> bool:
     """BFCL's format gate: a list of one-key dicts whose value is a dict (``[]`` passes)."""
-    if type(calls) is not list:
-        return False
-    for call in calls:
-        if type(call) is not dict or len(call) != 1:
-            return False
-        if type(next(iter(call.values()))) is not dict:
-            return False
-    return True
+    return type(calls) is list and all(
+        type(call) is dict and len(call) == 1 and type(next(iter(call.values()))) is dict
+        for call in calls
+    )
 
 
 def not_calls_message(calls: Any) -> str:

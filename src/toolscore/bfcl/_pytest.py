@@ -15,6 +15,7 @@ from typing import Any
 from toolscore import ToolScoreAssertionError
 from toolscore.bfcl._data import BFCLCase, load
 from toolscore.bfcl._message import render_failure
+from toolscore.bfcl._score import verdict_row
 from toolscore.bfcl._verdict import BFCLVerdict, check
 
 __all__ = ["BFCLAssertionError", "assert_bfcl", "parametrize"]
@@ -84,22 +85,11 @@ def assert_bfcl(
 
 
 def _record(verdict: BFCLVerdict, case_id: str | None, seconds: float) -> None:
-    from scorekit.report import ToolScoreRow, active_recorder
+    from scorekit.report import active_recorder
 
     recorder = active_recorder()
-    if recorder is None:
-        return
-    recorder.add(
-        ToolScoreRow(
-            test_id=None,
-            function="assert_bfcl",
-            score=1.0 if verdict.valid else 0.0,
-            threshold=None,
-            outcome="passed" if verdict.valid else "failed",
-            seconds=seconds,
-            details={"bfcl_id": case_id, **verdict.to_dict()},
-        )
-    )
+    if recorder is not None:
+        recorder.add(verdict_row(verdict, "assert_bfcl", seconds=seconds, bfcl_id=case_id))
 
 
 def parametrize(

@@ -159,11 +159,9 @@ def _arithmetic(node: ast.AST) -> Any:
 
 
 def _guard(op: ast.operator, left: Any, right: Any) -> None:
-    def number(x: Any) -> bool:
-        return isinstance(x, (int, float, complex))
-
     too_big = False
-    if isinstance(op, ast.Pow) and number(left) and isinstance(right, (int, float)):
+    number = isinstance(left, (int, float, complex))
+    if isinstance(op, ast.Pow) and number and isinstance(right, (int, float)):
         too_big = right > 0 and abs(left) > 1 and right * math.log2(abs(left)) > _MAX_BITS
     elif isinstance(op, ast.LShift) and isinstance(right, int):
         too_big = right > _MAX_BITS

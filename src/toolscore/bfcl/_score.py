@@ -9,6 +9,7 @@ accuracy is the share of outputs BFCL counts as correct, per category and overal
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -51,12 +52,9 @@ class BFCLScore:
     @property
     def by_category(self) -> dict[str, tuple[int, int]]:
         """``{category: (correct, total)}``, categories sorted by name."""
-        counts: dict[str, list[int]] = {}
-        for r in self.results:
-            c = counts.setdefault(r.category, [0, 0])
-            c[0] += r.verdict.valid
-            c[1] += 1
-        return {k: (v[0], v[1]) for k, v in sorted(counts.items())}
+        total = Counter(r.category for r in self.results)
+        correct = Counter(r.category for r in self.results if r.verdict.valid)
+        return {k: (correct[k], total[k]) for k in sorted(total)}
 
     @property
     def correct(self) -> int:
@@ -81,17 +79,8 @@ class BFCLScore:
 
     def rows(self, threshold: float | None = None) -> list[ToolScoreRow]:
         """One report row per output (score 1.0 or 0.0), for ``scorekit.report``."""
-        from scorekit.report import ToolScoreRow
-
         return [
-            ToolScoreRow(
-                test_id=r.id,
-                function=f"bfcl {r.category}",
-                score=1.0 if r.verdict.valid else 0.0,
-                threshold=threshold,
-                outcome="passed" if r.verdict.valid else "failed",
-                details={"category": r.category, **r.verdict.to_dict()},
-            )
+            verdict_row(r.verdict, f"bfcl {r.category}", r.id, threshold, category=r.category)
             for r in self.results
         ]
 
@@ -111,6 +100,28 @@ class BFCLScore:
                 {"id": r.id, "category": r.category, **r.verdict.to_dict()} for r in self.failures
             ],
         }
+
+
+def verdict_row(
+    verdict: BFCLVerdict,
+    function: str,
+    test_id: str | None = None,
+    threshold: float | None = None,
+    seconds: float = 0.0,
+    **details: Any,
+) -> ToolScoreRow:
+    """A verdict as a report row (score 1.0 or 0.0), ``details`` before the verdict's own."""
+    from scorekit.report import ToolScoreRow
+
+    return ToolScoreRow(
+        test_id=test_id,
+        function=function,
+        score=1.0 if verdict.valid else 0.0,
+        threshold=threshold,
+        outcome="passed" if verdict.valid else "failed",
+        seconds=seconds,
+        details={**details, **verdict.to_dict()},
+    )
 
 
 def read_outputs(

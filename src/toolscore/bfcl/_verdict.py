@@ -8,6 +8,10 @@ against the *first* schema). Without a category the record's shape decides: seve
 calls -> parallel, one answered call and one schema -> simple, else multiple. That is the
 category every record of BFCL's data would give, so verdicts and error types agree; the
 ``valid`` verdict of a one-call answer is the same on all three paths.
+
+The inputs are checked first (:func:`read_schemas`, :func:`read_answer`): a bad shape is a
+``TypeError`` that names the place and says what BFCL's files hold there; an answer naming a
+function the question does not offer is a :class:`SchemaError`.
 """
 
 from __future__ import annotations
@@ -17,9 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolscore._engine.bfcl.rules import Finding, call_name, check_call
-from toolscore._engine.bfcl.values import describe_answer, describe_call
+from toolscore._engine.bfcl.values import SchemaError, describe_answer, describe_call, show
 from toolscore._engine.score.details import jsonable
-from toolscore.bfcl._inputs import read_answer, read_schemas, schema_named
 from toolscore.bfcl._output import (
     WRONG_FORMAT,
     DecodeFailure,
@@ -28,7 +31,7 @@ from toolscore.bfcl._output import (
     read_output,
 )
 
-__all__ = ["BFCLVerdict", "check", "checker_for"]
+__all__ = ["BFCLVerdict", "check", "checker_for", "read_answer", "read_schemas", "schema_named"]
 
 PARALLEL_COUNT = "parallel_function_checker_no_order:wrong_count"
 NO_MATCH = "parallel_function_checker_no_order:cannot_find_match"
@@ -119,13 +122,8 @@ def checker_for(category: str | None, answer_calls: int, functions: int) -> str:
                 "BFCL's AST checker (simple, multiple, parallel, parallel_multiple, live_*, "
                 "irrelevance) only."
             )
-    if "irrelevance" in category:
-        return "irrelevance"
-    if "relevance" in category:
-        return "relevance"
-    if "parallel" in category:
-        return "parallel"
-    return "multiple" if "multiple" in category else "simple"
+    checkers = ("irrelevance", "relevance", "parallel", "multiple")  # the first named wins
+    return next((checker for checker in checkers if checker in category), "simple")
 
 
 def check(
@@ -179,56 +177,25 @@ def check(
         return BFCLVerdict(False, failure.error_type, [failure.message], kind)
     if not is_call_format(calls):
         return BFCLVerdict(False, WRONG_FORMAT, [not_calls_message(calls)], kind, calls)
+    if not answer and kind != "parallel":
+        raise ValueError(f"ground_truth is empty; the {kind} checker needs one answered call")
+    counted = answer[:1] if kind == "simple" else answer
+    if len(calls) != len(counted):
+        error_type = (
+            PARALLEL_COUNT if kind == "parallel" else f"{kind}_function_checker:wrong_count"
+        )
+        return BFCLVerdict(False, error_type, [_count_message(calls, counted)], kind, calls)
     if kind == "parallel":
         return _parallel(schemas, answer, calls, underscore_to_dot)
-    prefix = "simple" if kind == "simple" else "multiple"
-    wanted = 1 if kind == "simple" else len(answer)
-    if not answer:
-        raise ValueError(f"ground_truth is empty; the {kind} checker needs one answered call")
-    if len(calls) != wanted:
-        return BFCLVerdict(
-            False,
-            f"{prefix}_function_checker:wrong_count",
-            [_count_message(calls, answer if kind == "multiple" else answer[:1])],
-            kind,
-            calls,
-        )
     expected_name, params = next(iter(answer[0].items()))
     schema = schemas[0] if kind == "simple" else schema_named(schemas, expected_name)
-    findings = _findings(schema, calls[0], params, underscore_to_dot, 0)
+    findings = check_call(schema, calls[0], params, underscore_to_dot, 0)
     if not findings:
         return BFCLVerdict(True, None, [], kind, calls, [0])
     if kind == "multiple" and len(answer) > 1:
         note = "BFCL's multiple checker compares only the first call with the first answer."
         findings.append(Finding(findings[0].error_type, note))
-    return BFCLVerdict(
-        False,
-        findings[0].error_type,
-        [f.message for f in findings],
-        kind,
-        calls,
-        [None],
-        [f.error_type for f in findings],
-    )
-
-
-def _findings(
-    schema: Mapping[str, Any],
-    call: Mapping[str, Any],
-    params: Mapping[str, list[Any]],
-    underscore_to_dot: bool,
-    position: int,
-    first_only: bool = False,
-) -> list[Finding]:
-    label = f"Output call {position + 1} ({next(iter(call), '?')})"
-    return check_call(
-        schema,
-        call,
-        params,
-        underscore_to_dot=underscore_to_dot,
-        label=label,
-        first_only=first_only,
-    )
+    return _failed(findings[0].error_type, findings, kind, calls, [None])
 
 
 def _parallel(
@@ -237,40 +204,35 @@ def _parallel(
     calls: list[Any],
     underscore_to_dot: bool,
 ) -> BFCLVerdict:
-    if len(calls) != len(answer):
-        return BFCLVerdict(
-            False, PARALLEL_COUNT, [_count_message(calls, answer)], "parallel", calls
-        )
     expected = [next(iter(a.items())) for a in answer]
     chosen = [schema_named(schemas, name) for name, _ in expected]
-    taken: dict[int, int] = {}  # output index -> answered call that took it
-    matches: list[int | None] = []
+    matches: list[int | None] = []  # for each answered call, the free output call it took
     for i, (_, params) in enumerate(expected):
-        found = None
-        for j, call in enumerate(calls):
-            if j in taken:
-                continue
-            if not _findings(chosen[i], call, params, underscore_to_dot, j, first_only=True):
-                found = j
-                break
-        matches.append(found)
-        if found is not None:
-            taken[found] = i
+        fits = (
+            j
+            for j in range(len(calls))
+            if j not in matches  # else an earlier answered call took it
+            and not check_call(chosen[i], calls[j], params, underscore_to_dot, j, first_only=True)
+        )
+        matches.append(next(fits, None))
     if None not in matches:
         return BFCLVerdict(True, None, [], "parallel", calls, matches)
     findings: list[Finding] = []
     for i, match in enumerate(matches):
         if match is None:
             findings.extend(_unmatched(i, expected, chosen, calls, matches, underscore_to_dot))
-    return BFCLVerdict(
-        False,
-        NO_MATCH,
-        [f.message for f in findings],
-        "parallel",
-        calls,
-        matches,
-        [f.error_type for f in findings],
-    )
+    return _failed(NO_MATCH, findings, "parallel", calls, matches)
+
+
+def _failed(
+    error_type: str,
+    findings: list[Finding],
+    kind: str,
+    calls: list[Any],
+    matches: list[int | None],
+) -> BFCLVerdict:
+    messages, types = [f.message for f in findings], [f.error_type for f in findings]
+    return BFCLVerdict(False, error_type, messages, kind, calls, matches, types)
 
 
 def _unmatched(
@@ -297,7 +259,7 @@ def _unmatched(
     ]
     wanted = _loose(call_name(chosen[i], underscore_to_dot))
     for j in free:
-        found = _findings(chosen[i], calls[j], params, underscore_to_dot, j)
+        found = check_call(chosen[i], calls[j], params, underscore_to_dot, j)
         got = next(iter(calls[j]))
         if found and found[0].error_type.endswith("wrong_func_name") and _loose(got) != wanted:
             lines.append(
@@ -306,7 +268,7 @@ def _unmatched(
         else:
             lines.extend(found)
     for j, k in sorted(earlier.items()):
-        if not _findings(chosen[i], calls[j], params, underscore_to_dot, j, first_only=True):
+        if not check_call(chosen[i], calls[j], params, underscore_to_dot, j, first_only=True):
             lines.append(
                 Finding(
                     GREEDY,
@@ -339,29 +301,63 @@ def _relevance(kind: str, model_output: Any) -> BFCLVerdict:
         calls: list[Any] | None = read_output(model_output)
     except DecodeFailure:
         calls = None
-    has_call = (
-        calls is not None
-        and is_call_format(calls)
-        and len(calls) > 0
-        and not (len(calls) == 1 and len(calls[0]) == 0)
-    )
-    if kind == "irrelevance":
-        if not has_call:
-            return BFCLVerdict(True, None, [], kind, calls)
-        made = ", ".join(describe_call(c) for c in calls or ())
-        return BFCLVerdict(
-            False,
-            "irrelevance_error:decoder_success",
-            [f"The output calls {made}, but no function fits this question: it should call none."],
-            kind,
-            calls,
-        )
-    if has_call:
+    has_call = is_call_format(calls) and bool(calls)
+    if has_call == (kind == "relevance"):
         return BFCLVerdict(True, None, [], kind, calls)
-    return BFCLVerdict(
-        False,
-        "relevance_error:decoder_failed",
-        ["The output calls no function, but this question needs a call."],
-        kind,
-        calls,
-    )
+    if kind == "irrelevance":
+        made = ", ".join(describe_call(c) for c in calls or ())
+        why = f"The output calls {made}, but no function fits this question: it should call none."
+        return BFCLVerdict(False, "irrelevance_error:decoder_success", [why], kind, calls)
+    why = "The output calls no function, but this question needs a call."
+    return BFCLVerdict(False, "relevance_error:decoder_failed", [why], kind, calls)
+
+
+def read_schemas(functions: Any) -> list[Mapping[str, Any]]:
+    if isinstance(functions, Mapping):
+        functions = [functions]
+    if not isinstance(functions, (list, tuple)):
+        raise TypeError(
+            f"functions must be the question's 'function' list of schemas, got "
+            f"{type(functions).__name__}"
+        )
+    for n, schema in enumerate(functions):
+        if not isinstance(schema, Mapping) or not isinstance(schema.get("name"), str):
+            raise TypeError(
+                f"functions[{n}] must be a schema with a 'name' and 'parameters', got "
+                f"{show(schema, 60)}"
+            )
+        parameters = schema.get("parameters")
+        if parameters is not None and not isinstance(parameters, Mapping):
+            raise TypeError(f"functions[{n}] ({schema['name']}): 'parameters' must be a dict")
+    return list(functions)
+
+
+def read_answer(ground_truth: Any) -> list[dict[str, dict[str, list[Any]]]]:
+    if not isinstance(ground_truth, (list, tuple)):
+        raise TypeError(
+            "ground_truth must be the possible answer's 'ground_truth' list "
+            f"[{{name: {{param: [alternatives]}}}}], got {type(ground_truth).__name__}"
+        )
+    out = []
+    for n, call in enumerate(ground_truth):
+        if not isinstance(call, Mapping) or len(call) != 1:
+            raise TypeError(f"ground_truth[{n}] must be a one-key dict {{name: {{...}}}}")
+        name, params = next(iter(call.items()))
+        if not isinstance(params, Mapping):
+            raise TypeError(f"ground_truth[{n}] ({name}): the parameters must be a dict")
+        for param, alternatives in params.items():
+            if not isinstance(alternatives, list):
+                raise TypeError(
+                    f"ground_truth[{n}] ({name}): parameter {param!r} must hold a list of "
+                    f"allowed values, got {show(alternatives, 40)}"
+                )
+        out.append({name: dict(params)})
+    return out
+
+
+def schema_named(schemas: list[Mapping[str, Any]], name: str) -> Mapping[str, Any]:
+    for schema in schemas:
+        if schema.get("name") == name:
+            return schema
+    known = ", ".join(repr(s.get("name")) for s in schemas) or "none"
+    raise SchemaError(f"the answer calls {name!r}, which is not among the functions ({known})")

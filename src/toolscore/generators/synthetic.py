@@ -69,12 +69,6 @@ def primary_schema_type(param_schema: Mapping[str, Any]) -> str:
     return next((t for t in types if t != "null"), types[0])
 
 
-def _check_variation(variation: str) -> str | None:
-    if variation not in VARIATIONS:
-        raise ValueError(f"variation must be one of {', '.join(VARIATIONS)}, got {variation!r}")
-    return _EXTREME[variation]
-
-
 def generate_value_from_schema(
     param_name: str,
     param_schema: Mapping[str, Any],
@@ -95,9 +89,10 @@ def generate_value_from_schema(
         >>> generate_value_from_schema("limit", {"type": "integer", "minimum": 1}, "boundary")
         1
     """
-    extreme = _check_variation(variation)
+    if variation not in VARIATIONS:
+        raise ValueError(f"variation must be one of {', '.join(VARIATIONS)}, got {variation!r}")
     values = SchemaValues(dict(param_schema), rng or random.Random(0))
-    return values.valid(dict(param_schema), 1, param_name, extreme=extreme)
+    return values.valid(dict(param_schema), 1, param_name, extreme=_EXTREME[variation])
 
 
 def function_definitions(data: Any) -> list[dict[str, Any]]:
@@ -145,34 +140,24 @@ def generate_cases(
     rng = rng or random.Random(0)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise ValueError(f"count must be a positive whole number, got {count!r}")
-    if include_edge_cases:
-        normal, boundary = int(count * 0.6), int(count * 0.2)
-        plan = ["normal"] * normal + ["boundary"] * boundary
-        plan += ["edge"] * (count - normal - boundary)
-    else:
-        plan = ["normal"] * count
+    normal, boundary = (int(count * 0.6), int(count * 0.2)) if include_edge_cases else (count, 0)
+    plan = ["normal"] * normal + ["boundary"] * boundary + ["edge"] * (count - normal - boundary)
     parameters = function.get("parameters") or {"type": "object", "properties": {}}
     name = str(function["name"])
     description = str(function.get("description") or f"Call {name}")
     values = SchemaValues(dict(parameters), rng)
-    cases = []
-    for index, variation in enumerate(plan):
-        extreme = _EXTREME[variation]
-        # The first normal case sends the required arguments with the schema's own examples;
-        # later ones more arguments and varied values (see SchemaValues.valid's variants).
-        args = values.arguments(dict(parameters), index, full=index > 0, extreme=extreme)
-        cases.append(
-            {
-                "tool": name,
-                "args": args,
-                "metadata": {
-                    "description": description,
-                    "variation": variation,
-                    "schema": parameters,
-                },
-            }
-        )
-    return cases
+    # The first normal case sends the required arguments with the schema's own examples;
+    # later ones more arguments and varied values (see SchemaValues.valid's variants).
+    return [
+        {
+            "tool": name,
+            "args": values.arguments(
+                dict(parameters), index, full=index > 0, extreme=_EXTREME[variation]
+            ),
+            "metadata": {"description": description, "variation": variation, "schema": parameters},
+        }
+        for index, variation in enumerate(plan)
+    ]
 
 
 def generate_from_openai_schema(
@@ -207,10 +192,8 @@ def generate_from_openai_schema(
             f"{schema_file}: not valid JSON ({exc.msg} at line {exc.lineno})"
         ) from None
     rng = random.Random(seed)
-    cases: list[dict[str, Any]] = []
-    for function in function_definitions(data):
-        cases.extend(generate_cases(function, count, include_edge_cases, rng))
-    return cases
+    functions = function_definitions(data)
+    return [case for fn in functions for case in generate_cases(fn, count, include_edge_cases, rng)]
 
 
 def save_gold_standard(gold_calls: list[dict[str, Any]], output_file: str | Path) -> Path:

@@ -1,4 +1,5 @@
-"""The probes file: pairs of a write and a read the tools' names do not show.
+"""The probes file: pairs of a write and a read the tools' names do not show, and the probes
+a scorecard runs (those of the file, then pairs found by name and schema).
 
 A JSON file holding ``{"probes": [...]}`` (or the list alone); each probe::
 
@@ -20,16 +21,18 @@ read's structured result must equal; a dict matches the keys it names).
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from toolscore.mcp._probes import MARKER, Probe, expectation_missing
+from toolscore._engine.generate.schema_values import SchemaValues
+from toolscore.mcp._probes import MARKER, Probe, plan_probes
 
 if TYPE_CHECKING:
     from toolscore.mcp.client import MCPToolDef
 
-__all__ = ["ProbesFileError", "expectation_missing", "load_probes"]
+__all__ = ["ProbesFileError", "load_probes", "planned_probes"]
 
 _EXPECT_KEYS = ("contains", "absent", "regex", "equals")
 _PROBE_KEYS = {"write", "read", "expect", "cleanup", "setup"}
@@ -63,6 +66,19 @@ def load_probes(path: str | Path, tools: list[MCPToolDef]) -> list[Probe]:
     return [
         _probe(item, f"probes file {where}: probe {n + 1}", names) for n, item in enumerate(items)
     ]
+
+
+def planned_probes(tools: list[MCPToolDef], probes_file: str | None, seed: int) -> list[Probe]:
+    """The file's probes first; then one found pair per write tool the file leaves out."""
+    declared = load_probes(probes_file, tools) if probes_file is not None else []
+    covered = {p.write for p in declared}
+
+    def values(schema: dict[str, Any]) -> dict[str, Any]:
+        rng = random.Random(f"{seed}:probe")
+        return SchemaValues(schema, rng).arguments(schema, 0, full=False)
+
+    found = [p for p in plan_probes(tools, values) if p.write not in covered]
+    return declared + found
 
 
 def _probe(item: Any, where: str, names: set[str]) -> Probe:

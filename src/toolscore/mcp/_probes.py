@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from toolscore.mcp._scenario_runs import excerpt
 from toolscore.mcp.client import MCPError
 
 if TYPE_CHECKING:
@@ -38,49 +39,12 @@ __all__ = [
 #: Stands for the probe's throwaway value in probe arguments and expectations.
 MARKER = "{marker}"
 
-_CREATE = set(
-    [
-        "create",
-        "add",
-        "insert",
-        "new",
-        "put",
-        "set",
-        "save",
-        "store",
-        "write",
-        "append",
-        "post",
-        "upsert",
-        "update",
-        "edit",
-        "rename",
-        "remember",
-        "record",
-        "log",
-        "register",
-    ]
-)
+_CREATE = {"create", "add", "insert", "new", "put", "set", "save", "store", "write",
+           "append", "post", "upsert", "update", "edit", "rename", "remember",
+           "record", "log", "register"}  # fmt: skip
 _DELETE = {"delete", "remove", "drop", "clear", "forget", "erase", "destroy", "purge"}
-_READ = set(
-    [
-        "get",
-        "list",
-        "read",
-        "search",
-        "find",
-        "fetch",
-        "show",
-        "query",
-        "lookup",
-        "view",
-        "recall",
-        "retrieve",
-        "describe",
-        "load",
-        "browse",
-    ]
-)
+_READ = {"get", "list", "read", "search", "find", "fetch", "show", "query", "lookup",
+         "view", "recall", "retrieve", "describe", "load", "browse"}  # fmt: skip
 _QUERY_KEYS = {"q", "query", "search", "text", "filter", "keyword", "term", "pattern"}
 _ID_RE = re.compile(r"\b(?:id|ID|Id)?\s*[:=#]?\s*(\d+|[0-9a-f]{8}-[0-9a-f-]{27,})\b")
 
@@ -155,11 +119,13 @@ def _noun(tool: MCPToolDef) -> set[str]:
     return _words(tool.name) - _CREATE - _DELETE - _READ
 
 
-def _props(tool: MCPToolDef) -> tuple[dict[str, Any], list[str]]:
+def _props(tool: MCPToolDef) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+    """The tool's input schema, its properties and its required names."""
     schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
     props = schema.get("properties")
     required = schema.get("required")
     return (
+        schema,
         props if isinstance(props, dict) else {},
         [r for r in required if isinstance(r, str)] if isinstance(required, list) else [],
     )
@@ -178,8 +144,7 @@ def _takes_marker(schema: Any) -> bool:
 
 def _write_args(tool: MCPToolDef, values: Any) -> dict[str, Any] | None:
     """Valid arguments with the marker in every free string; None when none takes it."""
-    props, _ = _props(tool)
-    schema = tool.input_schema if isinstance(tool.input_schema, dict) else {}
+    schema, props, _ = _props(tool)
     args = dict(values(schema))
     marked = False
     for name, sub in props.items():
@@ -190,8 +155,7 @@ def _write_args(tool: MCPToolDef, values: Any) -> dict[str, Any] | None:
 
 
 def _read_args(reader: MCPToolDef, write_args: dict[str, Any], values: Any) -> dict[str, Any]:
-    props, required = _props(reader)
-    schema = reader.input_schema if isinstance(reader.input_schema, dict) else {}
+    schema, props, required = _props(reader)
     args = {k: v for k, v in values(schema).items() if k in required}
     for name in props:
         if name in write_args:
@@ -290,13 +254,7 @@ def _found_id(answer: MCPToolResult) -> Any:
 
 
 def _short(text: str, limit: int = 200) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def check_read(expect: dict[str, Any], text: str, data: Any, marker: str) -> str:
-    """What the read lacks for ``expect`` ("" when it has it)."""
-    return expectation_missing(fill(expect, marker), text, data)
+    return excerpt(text, limit)
 
 
 def run_probes(
@@ -332,10 +290,9 @@ def _run_one(client: MCPClient, probe: Probe, marker: str, timeout: float | None
     read = client.call_tool(probe.read, fill(probe.read_args, marker, found_id), timeout)
     if read.is_error:
         missing = f"the read failed after the write reported success: {_short(read.text, 120)}"
-        held = False
     else:
-        missing = check_read(probe.expect, _text(read), read.structured, marker)
-        held = not missing
+        missing = expectation_missing(fill(probe.expect, marker), _text(read), read.structured)
+    held = not missing
     cleaned = None
     if probe.cleanup is not None:
         args = fill(probe.cleanup_args or {}, marker, found_id)

@@ -1,5 +1,6 @@
-"""Running the harness's scenarios against a live server, several at a time, restarting it
-after a crash or a hang within a budget (see :mod:`toolscore.mcp.harness`).
+"""The harness's scenarios (one planned tool call each) and what running one did, and running
+them against a live server, several at a time, restarting it after a crash or a hang within a
+budget (see :mod:`toolscore.mcp.harness`).
 """
 
 from __future__ import annotations
@@ -8,15 +9,99 @@ import contextlib
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from toolscore.mcp._scenario import Scenario, ScenarioResult, excerpt
 from toolscore.mcp.client import MCPError, MCPServerExitedError, MCPTimeoutError
 
 if TYPE_CHECKING:
     from toolscore.mcp.client import MCPClient
 
-__all__ = ["run_scenarios"]
+__all__ = ["Scenario", "ScenarioResult", "excerpt", "run_scenarios"]
+
+_DETAIL_CHARS = 300
+
+
+@dataclass
+class Scenario:
+    """One planned tool call.
+
+    Attributes:
+        tool: the tool to call.
+        arguments: the arguments to send.
+        kind: ``"happy"`` (valid input: must succeed) or ``"edge"`` (bad or extreme input:
+            the server must answer, an error is fine).
+        description: what the scenario tries, in a few words.
+    """
+
+    tool: str
+    arguments: dict[str, Any]
+    kind: str
+    description: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON (a very long string argument is shown shortened)."""
+        return {
+            "tool": self.tool,
+            "kind": self.kind,
+            "description": self.description,
+            "arguments": _shorten_long(self.arguments),
+        }
+
+
+@dataclass
+class ScenarioResult:
+    """What one scenario did.
+
+    Attributes:
+        scenario: the scenario.
+        ok: it passed (see :mod:`toolscore.mcp.harness`).
+        is_error: the server answered with an error (or did not answer).
+        duration: seconds the call took.
+        detail: the error text, the failure, or ``"ok"``.
+        outcome: ``"ok"`` (succeeded), ``"rejected"`` (answered with an error), ``"accepted"``
+            (an edge case that succeeded), ``"timeout"``, ``"crashed"`` (the server exited or
+            dropped the connection), ``"error"`` (another protocol failure) or ``"skipped"``.
+        stderr_tail: the server's last stderr lines when it timed out or crashed.
+    """
+
+    scenario: Scenario
+    ok: bool
+    is_error: bool
+    duration: float
+    detail: str
+    outcome: str = "ok"
+    stderr_tail: str = field(default="", repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for JSON."""
+        out = self.scenario.to_dict()
+        out.update(
+            ok=self.ok,
+            outcome=self.outcome,
+            is_error=self.is_error,
+            duration=round(self.duration, 6),
+            detail=self.detail,
+        )
+        if self.stderr_tail:
+            out["stderr_tail"] = self.stderr_tail
+        return out
+
+
+def _shorten_long(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > 200:
+        return f"{value[:40]}... ({len(value)} characters)"
+    if isinstance(value, dict):
+        return {k: _shorten_long(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shorten_long(v) for v in value]
+    return value
+
+
+def excerpt(text: str, limit: int = _DETAIL_CHARS) -> str:
+    """``text`` on one line, cut to ``limit`` characters (an error detail of a result)."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 class _Gate:
@@ -30,8 +115,7 @@ class _Gate:
     @contextlib.contextmanager
     def shared(self) -> Iterator[None]:
         with self._cond:
-            while self._solo:
-                self._cond.wait()
+            self._cond.wait_for(lambda: not self._solo)
             self._active += 1
         try:
             yield
@@ -43,11 +127,9 @@ class _Gate:
     @contextlib.contextmanager
     def exclusive(self) -> Iterator[None]:
         with self._cond:
-            while self._solo:
-                self._cond.wait()
+            self._cond.wait_for(lambda: not self._solo)
             self._solo = True
-            while self._active:
-                self._cond.wait()
+            self._cond.wait_for(lambda: not self._active)
         try:
             yield
         finally:
@@ -105,14 +187,10 @@ class _Supervisor:
 
 
 def _judge(scenario: Scenario, answer: Any) -> ScenarioResult:
-    detail = "ok" if not answer.is_error else excerpt(answer.text or "error without a message")
-    if scenario.kind == "happy":
-        outcome = "rejected" if answer.is_error else "ok"
-        return ScenarioResult(
-            scenario, not answer.is_error, answer.is_error, answer.duration, detail, outcome
-        )
-    outcome = "rejected" if answer.is_error else "accepted"
-    return ScenarioResult(scenario, True, answer.is_error, answer.duration, detail, outcome)
+    error, happy = answer.is_error, scenario.kind == "happy"
+    detail = excerpt(answer.text or "error without a message") if error else "ok"
+    outcome = "rejected" if error else "ok" if happy else "accepted"
+    return ScenarioResult(scenario, not (happy and error), error, answer.duration, detail, outcome)
 
 
 class _ServerDown(Exception):
@@ -124,10 +202,8 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
     if scenario.kind == "skipped":
         return ScenarioResult(scenario, True, False, 0.0, scenario.description, "skipped")
     limit = timeout if timeout is not None else client.timeout
-    result: ScenarioResult | None = None
     solo = False  # the retry after a crash runs alone, so that it cannot be collateral again
-    attempt = 0
-    while attempt < 2:
+    while True:
         with sup.lock:  # wait while another thread restarts the server
             gave_up = sup.gave_up or ("not run: the run was interrupted" if sup.halted else "")
         if gave_up:
@@ -150,49 +226,28 @@ def _run_one(sup: _Supervisor, scenario: Scenario, timeout: float | None) -> Sce
             sup.recover(generation, hung=False)
             continue
         except MCPTimeoutError:
-            result = ScenarioResult(
-                scenario,
-                False,
-                True,
-                limit,
-                f"no answer within {limit:g} s",
-                "timeout",
-                client.stderr_tail(),
-            )
-            hung = True
+            detail, outcome, tail = f"no answer within {limit:g} s", "timeout", client.stderr_tail()
         except MCPServerExitedError as exc:
-            result = ScenarioResult(
-                scenario,
-                False,
-                True,
-                0.0,
-                "the server exited during the call",
-                "crashed",
-                exc.stderr_tail,
-            )
-            hung = False
+            detail, outcome, tail = "the server exited during the call", "crashed", exc.stderr_tail
         except MCPError as exc:
-            result = ScenarioResult(scenario, False, True, 0.0, excerpt(str(exc)), "error")
-            hung = False
+            detail, outcome, tail = excerpt(str(exc)), "error", ""
+        hung = outcome == "timeout"
+        result = ScenarioResult(
+            scenario, False, True, limit if hung else 0.0, detail, outcome, tail
+        )
         # A call cut short because another failure restarted the server is run once more,
         # alone: run beside the other calls, a second crash of theirs would be blamed on it.
         interrupted = sup.lock.locked() or client.generation != generation
-        if attempt == 0 and interrupted and result.outcome != "timeout":
-            solo = True
-            attempt += 1
-            continue
-        if result.outcome != "error":
+        retry = not solo and interrupted and outcome != "timeout"
+        if not retry and outcome != "error":
             recovered = sup.recover(generation, hung)
             # With calls in flight together, a crash takes down every one of them: each runs
             # once more on the restarted server, so only the call that crashes it again is
             # blamed.
-            if attempt == 0 and recovered and result.outcome == "crashed" and sup.concurrent:
-                solo = True
-                attempt += 1
-                continue
-        return result
-    assert result is not None
-    return result
+            retry = not solo and recovered and outcome == "crashed" and sup.concurrent
+        if not retry:
+            return result
+        solo = True
 
 
 def run_scenarios(

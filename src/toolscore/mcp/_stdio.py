@@ -33,7 +33,6 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 __all__ = [
-    "REGISTRY",
     "STDIN_GRACE_SECONDS",
     "TERM_GRACE_SECONDS",
     "ProcessGroup",
@@ -68,16 +67,10 @@ def _group_of(pid: int) -> tuple[str, int] | None:
 def _members(pgid: int) -> set[int] | None:
     """The PIDs in process group ``pgid`` from ``/proc`` (Linux), or None where there is none."""
     try:
-        names = os.listdir(_PROC)
+        pids = [int(name) for name in os.listdir(_PROC) if name.isdigit()]
     except OSError:
         return None
-    found: set[int] = set()
-    for name in names:
-        if name.isdigit():
-            info = _group_of(int(name))
-            if info is not None and info[1] == pgid:
-                found.add(int(name))
-    return found
+    return {pid for pid in pids if (info := _group_of(pid)) is not None and info[1] == pgid}
 
 
 class ProcessGroup:
@@ -153,30 +146,19 @@ def _wait_gone(groups: Sequence[ProcessGroup], seconds: float) -> bool:
         time.sleep(_POLL_SECONDS)
 
 
-class _Registry:
-    """Every server group this process started and has not seen end, stopped at exit."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._groups: set[ProcessGroup] = set()
-        atexit.register(self.stop_all)
-
-    def add(self, group: ProcessGroup) -> None:
-        with self._lock:
-            self._groups.add(group)
-
-    def discard(self, group: ProcessGroup) -> None:
-        with self._lock:
-            self._groups.discard(group)
-
-    def stop_all(self, grace: float = 1.0) -> None:
-        with self._lock:
-            groups, self._groups = list(self._groups), set()
-        if groups:
-            stop_groups(groups, grace)
+#: Every server group this process started and has not seen end (stopped at exit), and the
+#: lock of every set of groups.
+_LIVE: set[ProcessGroup] = set()
+_LOCK = threading.Lock()
 
 
-REGISTRY = _Registry()
+@atexit.register
+def _stop_live() -> None:
+    with _LOCK:
+        groups = list(_LIVE)
+        _LIVE.clear()
+    if groups:
+        stop_groups(groups, 1.0)
 
 
 @dataclass
@@ -207,26 +189,24 @@ class StdoutNoise:
 class Spawned:
     """What the transport tells its client about the server it started."""
 
-    groups: list[ProcessGroup] = field(default_factory=list)
+    groups: set[ProcessGroup] = field(default_factory=set)
     noise: StdoutNoise = field(default_factory=StdoutNoise)
-    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def add(self, group: ProcessGroup) -> None:
-        with self.lock:
-            self.groups.append(group)
-        REGISTRY.add(group)
+        with _LOCK:
+            self.groups.add(group)
+            _LIVE.add(group)
 
     def stop(self, grace: float = TERM_GRACE_SECONDS) -> None:
         """Stop every group this client started that still runs (from any thread)."""
-        with self.lock:
+        with _LOCK:
             groups = list(self.groups)
         stop_groups(groups, grace)
-        with self.lock:
+        with _LOCK:
             for group in groups:
                 if not group.alive():
-                    with contextlib.suppress(ValueError):
-                        self.groups.remove(group)
-                    REGISTRY.discard(group)
+                    self.groups.discard(group)
+                    _LIVE.discard(group)
 
 
 @contextlib.asynccontextmanager
@@ -265,14 +245,12 @@ async def stdio_transport(
     write_send, write_receive = anyio.create_memory_object_stream[Any](0)
     reading = anyio.CancelScope()
     reached_eof = anyio.Event()
+    gone = (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError)
 
     async def read_stdout() -> None:
         buffer = b""
         async with read_send:
-            with (
-                reading,
-                contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError),
-            ):
+            with reading, contextlib.suppress(*gone):
                 async for chunk in stdout:
                     *lines, buffer = (buffer + chunk).split(b"\n")
                     for line in lines:
@@ -300,7 +278,7 @@ async def stdio_transport(
                 async for item in write_receive:
                     data = item.message.model_dump_json(by_alias=True, exclude_unset=True)
                     await stdin.send((data + "\n").encode("utf-8"))
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            except gone:
                 await stop_reading()  # the server stopped reading: it exited or is exiting
 
     async def watch_exit() -> None:
@@ -309,7 +287,7 @@ async def stdio_transport(
         await stop_reading()
 
     async def shut_down() -> None:
-        with contextlib.suppress(OSError, anyio.ClosedResourceError, anyio.BrokenResourceError):
+        with contextlib.suppress(*gone):
             await stdin.aclose()
         with anyio.move_on_after(STDIN_GRACE_SECONDS):
             while process.returncode is None:
@@ -317,7 +295,7 @@ async def stdio_transport(
         # Also after the server exited: what it started is still in its group.
         await anyio.to_thread.run_sync(spawned.stop)
         reading.cancel()
-        with contextlib.suppress(OSError, anyio.ClosedResourceError, anyio.BrokenResourceError):
+        with contextlib.suppress(*gone):
             await stdout.aclose()
         with anyio.move_on_after(_KILL_WAIT_SECONDS):
             await process.wait()  # reaps it, and closes the subprocess transport

@@ -35,14 +35,10 @@ def estimate_tokens(text: str) -> int:
     """
     if not text:
         return 0
-    total = 0
-    for piece in _PIECES.findall(text):
-        if piece[0].isdigit():
-            total += math.ceil(len(piece) / 3)
-        elif piece[0].isalpha():
-            total += math.ceil(len(piece) / 7)
-        else:
-            total += math.ceil(len(piece) / 2)
+    pieces = _PIECES.findall(text)
+    total = sum(
+        math.ceil(len(p) / (3 if p[0].isdigit() else 7 if p[0].isalpha() else 2)) for p in pieces
+    )
     return max(1, total)
 
 

@@ -72,8 +72,6 @@ _CLOSE_SECONDS = 10.0
 #: Extra seconds our own deadline gives the SDK's read timeout to fire first.
 _GRACE_SECONDS = 2.0
 
-_INSTALL_HINT = "the MCP scorecard needs the mcp SDK: pip install 'llm-scorekit[mcp]'"
-
 
 class MCPError(Exception):
     """An MCP server could not be reached or broke the protocol."""
@@ -148,13 +146,6 @@ class MCPToolResult:
         return content_to_text(self.content)
 
 
-def _require_sdk() -> None:
-    try:
-        import mcp  # noqa: F401
-    except ImportError:
-        raise MCPError(_INSTALL_HINT) from None
-
-
 def _dump(model: Any) -> Any:
     if hasattr(model, "model_dump"):
         return model.model_dump(by_alias=True, mode="json", exclude_none=True)
@@ -184,15 +175,10 @@ class _Connection:
     client: Any
     closing: asyncio.Event
     session: LoopTask
-    generation: int
     lost: list[BaseException] = field(default_factory=list)
     #: Calls in flight (cancelled when the client closes under them).
     calls: set[concurrent.futures.Future[Any]] = field(default_factory=set)
     closed: bool = False
-
-    @property
-    def finished(self) -> concurrent.futures.Future[None]:
-        return self.session.finished
 
 
 class MCPClient:
@@ -249,10 +235,6 @@ class MCPClient:
     def _stop_servers(self) -> None:
         """Stop every process this client started that still runs (a no-op for HTTP)."""
 
-    def _stdout_note(self) -> str:
-        """What to add to a message about lines on stdout that are not JSON-RPC."""
-        return ""
-
     # -- lifecycle -----------------------------------------------------------------------
     def __enter__(self) -> MCPClient:
         self.start()
@@ -275,7 +257,7 @@ class MCPClient:
     def connected(self) -> bool:
         """True while a session is open and its connection was not lost."""
         conn = self._conn
-        return conn is not None and not conn.lost and not conn.finished.done()
+        return conn is not None and not conn.lost and not conn.session.finished.done()
 
     def start(self) -> dict[str, Any]:
         """Start (or connect to) the server and negotiate; returns ``server_info``.
@@ -285,7 +267,12 @@ class MCPClient:
                 handshake failed (the message quotes the server's stderr tail).
             MCPTimeoutError: the handshake took longer than ``connect_timeout``.
         """
-        _require_sdk()
+        try:
+            import mcp  # noqa: F401
+        except ImportError:
+            raise MCPError(
+                "the MCP scorecard needs the mcp SDK: pip install 'llm-scorekit[mcp]'"
+            ) from None
         with self._lock:
             if self._conn is not None:
                 raise MCPError(f"{self.describe()}: the client is already started")
@@ -293,10 +280,9 @@ class MCPClient:
             self._generation += 1
             loop = LoopThread(f"toolscore-mcp-{self._generation}")
             ready: concurrent.futures.Future[Any] = concurrent.futures.Future()
-            closing_box: list[asyncio.Event] = []
-            session = loop.start_task(self._serve(ready, closing_box))
+            session = loop.start_task(self._serve(ready))
             try:
-                client = ready.result(timeout=self.connect_timeout + _GRACE_SECONDS)
+                client, closing = ready.result(timeout=self.connect_timeout + _GRACE_SECONDS)
             except BaseException as exc:
                 interrupted = isinstance(exc, (KeyboardInterrupt, SystemExit))
                 try:
@@ -308,13 +294,8 @@ class MCPClient:
                     self._stop_servers()  # whatever the loop could not stop
                 if interrupted:
                     raise
-                if isinstance(exc, concurrent.futures.TimeoutError):
-                    raise MCPTimeoutError(
-                        f"{self.describe()} did not finish the MCP handshake within"
-                        f" {self.connect_timeout:g} s{self._tail_note()}"
-                    ) from None
                 raise self._connect_error(exc) from None
-            conn = _Connection(loop, client, closing_box[0], session, self._generation)
+            conn = _Connection(loop, client, closing, session)
             self._conn = conn
 
             def _ended(_: concurrent.futures.Future[None]) -> None:
@@ -366,14 +347,13 @@ class MCPClient:
                 session.finished.result(timeout=_CLOSE_SECONDS)
         loop.stop()
 
-    async def _serve(
-        self, ready: concurrent.futures.Future[Any], closing_box: list[asyncio.Event]
-    ) -> None:
+    async def _serve(self, ready: concurrent.futures.Future[Any]) -> None:
         import mcp_types
         from mcp import Client
 
+        from toolscore import __version__
+
         closing = asyncio.Event()
-        closing_box.append(closing)
         # No cancel scope may wrap the entry alone (the SDK's task groups must close in the
         # order they opened): the caller's deadline on ``ready`` bounds the handshake instead.
         client = Client(
@@ -381,11 +361,11 @@ class MCPClient:
             mode=self.protocol,
             read_timeout_seconds=self.timeout,
             cache=None,  # every request must reach the server: it is what is being tested
-            client_info=mcp_types.Implementation(name="toolscore", version=_version()),
+            client_info=mcp_types.Implementation(name="toolscore", version=str(__version__)),
         )
         try:
             async with client:
-                ready.set_result(client)
+                ready.set_result((client, closing))
                 await closing.wait()
         except BaseException as exc:
             if not ready.done():
@@ -405,12 +385,15 @@ class MCPClient:
     # -- errors ---------------------------------------------------------------------------
     def _tail_note(self) -> str:
         tail = self.stderr_tail().strip()
-        return self._stdout_note() + (f"; its stderr ends with:\n{tail}" if tail else "")
+        return f"; its stderr ends with:\n{tail}" if tail else ""
+
+    def _exited(self, message: str) -> MCPServerExitedError:
+        return MCPServerExitedError(message + self._tail_note(), self.stderr_tail())
 
     def _connect_error(self, exc: BaseException) -> MCPError:
         if isinstance(exc, MCPError):
             return exc
-        if isinstance(exc, TimeoutError):
+        if isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError)):
             return MCPTimeoutError(
                 f"{self.describe()} did not finish the MCP handshake within"
                 f" {self.connect_timeout:g} s{self._tail_note()}"
@@ -421,17 +404,16 @@ class MCPClient:
         if isinstance(inner, tuple) and inner:
             return self._connect_error(inner[0])
         detail = " ".join(str(exc).split()) or type(exc).__name__
-        return MCPServerExitedError(
-            f"{self.describe()} could not be connected ({detail}){self._tail_note()}",
-            self.stderr_tail(),
-        )
+        return self._exited(f"{self.describe()} could not be connected ({detail})")
 
     def _call_error(
         self, exc: BaseException, what: str, timeout: float, conn: _Connection
     ) -> MCPError:
+        import anyio
         from mcp.shared.exceptions import MCPError as SDKError
 
         code = exc.code if isinstance(exc, SDKError) else None
+        closed = (ConnectionError, EOFError, anyio.ClosedResourceError, anyio.BrokenResourceError)
         if conn.closed:
             return MCPError(f"{self.describe()}: the client was closed during {what}")
         if isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError)) or code == -32001:
@@ -439,16 +421,14 @@ class MCPClient:
                 f"{self.describe()} did not answer {what} within {timeout:g} s{self._tail_note()}"
             )
         gone = bool(conn.lost) or code == -32000
-        if gone or isinstance(exc, (ConnectionError, EOFError)) or _is_closed(exc):
+        if gone or isinstance(exc, closed):
             # The SDK's session outlives a dead server (it waits to be closed), so the call
             # that finds the server gone marks this connection lost: ``connected`` is False
             # from now on, before any other thread may call it (the harness relies on that).
             conn.lost.append(exc)
             time.sleep(0.05)  # let the last stderr lines land before quoting them
-            return MCPServerExitedError(
-                f"{self.describe()} closed the connection during {what}"
-                f" (it exited or crashed){self._tail_note()}",
-                self.stderr_tail(),
+            return self._exited(
+                f"{self.describe()} closed the connection during {what} (it exited or crashed)"
             )
         detail = " ".join(str(exc).split()) or type(exc).__name__
         return MCPError(f"{self.describe()}: {what} failed: {detail}")
@@ -461,10 +441,8 @@ class MCPClient:
         conn = self._conn
         if conn is None:
             raise MCPError(f"{self.describe()}: the client is not started (call start())")
-        if conn.lost or conn.finished.done():
-            raise MCPServerExitedError(
-                f"{self.describe()} is no longer connected{self._tail_note()}", self.stderr_tail()
-            )
+        if conn.lost or conn.session.finished.done():
+            raise self._exited(f"{self.describe()} is no longer connected")
 
         async def guarded() -> T:
             import anyio
@@ -571,20 +549,6 @@ class MCPClient:
         )
 
 
-def _is_closed(exc: BaseException) -> bool:
-    try:
-        import anyio
-    except ImportError:  # pragma: no cover
-        return False
-    return isinstance(exc, (anyio.ClosedResourceError, anyio.BrokenResourceError))
-
-
-def _version() -> str:
-    from toolscore import __version__
-
-    return str(__version__)
-
-
 class MCPStdioClient(MCPClient):
     """A server launched as a command, spoken to over its stdin and stdout.
 
@@ -654,8 +618,8 @@ class MCPStdioClient(MCPClient):
     def _stop_servers(self) -> None:
         self._spawned.stop()
 
-    def _stdout_note(self) -> str:
-        return self._spawned.noise.describe()
+    def _tail_note(self) -> str:
+        return self._spawned.noise.describe() + super()._tail_note()
 
     def stderr_tail(self, limit: int = STDERR_TAIL_CHARS) -> str:
         try:

@@ -16,8 +16,8 @@ call that crashes the server again is blamed); a server that keeps dying is give
 scenario starts and the server is not restarted any more; the calls in flight end when the
 client's owner closes it.
 
-The scenario types live in ``_scenario`` and the running in ``_scenario_runs``; this module is
-their public door and the planner.
+The scenario types and the running live in ``_scenario_runs``; this module is their public
+door and the planner.
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ from toolscore._engine.generate.schema_values import (
     SchemaValues,
     json_required,
 )
-from toolscore.mcp._scenario import Scenario, ScenarioResult
-from toolscore.mcp._scenario_runs import run_scenarios
+from toolscore.mcp._scenario_runs import Scenario, ScenarioResult, run_scenarios
 from toolscore.mcp._tokens import estimate_tokens, tool_definition_tokens
 from toolscore.mcp.lint_rules import LintIssue, lint_tools
 
@@ -63,9 +62,7 @@ def _edge_cases(values: SchemaValues, schema: dict[str, Any]) -> list[tuple[dict
     cases: list[tuple[dict[str, Any], str]] = []
 
     def with_value(prop: str, value: Any, what: str) -> None:
-        args = dict(base)
-        args[prop] = value
-        cases.append((args, what))
+        cases.append(({**base, prop: value}, what))
 
     for prop in required[:2]:
         args = {k: v for k, v in base.items() if k != prop}
@@ -84,17 +81,11 @@ def _edge_cases(values: SchemaValues, schema: dict[str, Any]) -> list[tuple[dict
         with_value(prop, "x" * LONG_STRING_LENGTH, f"{LONG_STRING_LENGTH:,}-character {prop!r}")
         with_value(prop, UNICODE_SAMPLE, f"unicode text for {prop!r}")
     if schema.get("additionalProperties") is False:
-        args = dict(base)
-        args["toolscore_unexpected"] = "x"
-        cases.append((args, "an argument the schema does not allow"))
-    unique: list[tuple[dict[str, Any], str]] = []
-    seen: set[str] = set()
+        with_value("toolscore_unexpected", "x", "an argument the schema does not allow")
+    unique: dict[str, tuple[dict[str, Any], str]] = {}
     for args, what in cases:
-        key = repr(sorted(args.items(), key=lambda kv: kv[0]))
-        if key not in seen:
-            seen.add(key)
-            unique.append((args, what))
-    return unique[:MAX_EDGE_CASES]
+        unique.setdefault(repr(sorted(args.items(), key=lambda kv: kv[0])), (args, what))
+    return list(unique.values())[:MAX_EDGE_CASES]
 
 
 def generate_scenarios(

@@ -20,7 +20,9 @@ Warnings:
 
 from __future__ import annotations
 
+import functools
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -116,100 +118,94 @@ def _one_edit(a: str, b: str) -> bool:
     return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
 
 
+#: Each rule's severity and the fix its issues carry (``schema-loose`` has one fix per case).
+_RULES = {
+    "name-invalid": ("error", "Use 1 to 128 letters, digits, '_', '-' or '.'."),
+    "description-missing": (
+        "warning",
+        "Say what the tool does, when to use it and what it returns: models pick tools by their"
+        " description.",
+    ),
+    "description-short": ("warning", "Say what the tool does, when to use it and what it returns."),
+    "tokens-large": (
+        "warning",
+        f"Trim the description and schema to under {LARGE_TOOL_TOKENS} tokens, or split the tool.",
+    ),
+    "schema-missing": (
+        "error",
+        'Declare {"type": "object", "properties": {...}, "required": [...]}.',
+    ),
+    "schema-invalid": ("error", "Fix the schema so that a validator accepts it."),
+    "schema-loose": ("warning", ""),
+    "param-untyped": (
+        "error",
+        "Give it a JSON type (and an enum when the values are fixed) so the model need not guess.",
+    ),
+    "param-undocumented": (
+        "warning",
+        "Describe what the parameter means, its unit and an example value.",
+    ),
+    "required-unknown": ("error", "List only declared properties in 'required', or declare it."),
+    "name-duplicate": ("error", "Give every tool its own name."),
+    "name-confusable": ("warning", "Merge the tools or name them for what sets them apart."),
+}
+
+
+def _issue(tool: str, rule: str, message: str, fix: str = "") -> LintIssue:
+    severity, default_fix = _RULES[rule]
+    return LintIssue(tool, severity, message, fix or default_fix, rule)
+
+
 def _tool_issues(tool: MCPToolDef) -> Iterable[LintIssue]:  # noqa: C901 (one lint rule per branch, in the order the report lists them)
     name = tool.name
-
-    def issue(severity: str, rule: str, message: str, fix: str) -> LintIssue:
-        return LintIssue(name, severity, message, fix, rule)
-
+    issue = functools.partial(_issue, name)
     if not _NAME_RE.match(name):
         yield issue(
-            "error",
-            "name-invalid",
-            f"the tool name {name!r} uses characters or a length MCP does not allow",
-            "Use 1 to 128 letters, digits, '_', '-' or '.'.",
+            "name-invalid", f"the tool name {name!r} uses characters or a length MCP does not allow"
         )
     description = (tool.description or "").strip()
     if not description:
-        yield issue(
-            "warning",
-            "description-missing",
-            "the tool has no description",
-            "Say what the tool does, when to use it and what it returns: models pick tools by"
-            " their description.",
-        )
+        yield issue("description-missing", "the tool has no description")
     elif len(description) < MIN_DESCRIPTION_CHARS or len(description.split()) < 3:
         yield issue(
-            "warning",
             "description-short",
             f"the description {description!r} is too short to choose the tool by",
-            "Say what the tool does, when to use it and what it returns.",
         )
     tokens = tool_definition_tokens(tool)
     if tokens > LARGE_TOOL_TOKENS:
-        yield issue(
-            "warning",
-            "tokens-large",
-            f"the definition costs about {tokens} tokens on every request",
-            f"Trim the description and schema to under {LARGE_TOOL_TOKENS} tokens, or split"
-            " the tool.",
-        )
+        yield issue("tokens-large", f"the definition costs about {tokens} tokens on every request")
     schema = tool.input_schema
     if not isinstance(schema, dict) or not schema or schema.get("type") != "object":
-        yield issue(
-            "error",
-            "schema-missing",
-            "the inputSchema is missing or is not an object schema",
-            'Declare {"type": "object", "properties": {...}, "required": [...]}.',
-        )
+        yield issue("schema-missing", "the inputSchema is missing or is not an object schema")
         return
     problem = _schema_errors(schema)
     if problem:
-        yield issue(
-            "error",
-            "schema-invalid",
-            f"the inputSchema is not a valid JSON Schema: {problem}",
-            "Fix the schema so that a validator accepts it.",
-        )
+        yield issue("schema-invalid", f"the inputSchema is not a valid JSON Schema: {problem}")
     properties = schema.get("properties")
     properties = properties if isinstance(properties, dict) else {}
     if not properties and schema.get("additionalProperties", True) is not False:
         yield issue(
-            "warning",
             "schema-loose",
             "the inputSchema declares no properties but accepts any",
             'Declare the parameters, or add "additionalProperties": false if the tool takes none.',
         )
     for prop, sub in properties.items():
         if not _typed(sub):
-            yield issue(
-                "error",
-                "param-untyped",
-                f"parameter {prop!r} has no type",
-                "Give it a JSON type (and an enum when the values are fixed) so the model need"
-                " not guess.",
-            )
+            yield issue("param-untyped", f"parameter {prop!r} has no type")
             continue
         if not (isinstance(sub, dict) and str(sub.get("description", "")).strip()):
-            yield issue(
-                "warning",
-                "param-undocumented",
-                f"parameter {prop!r} has no description",
-                "Describe what the parameter means, its unit and an example value.",
-            )
+            yield issue("param-undocumented", f"parameter {prop!r} has no description")
         if isinstance(sub, dict):
             types = sub.get("type")
             named = {t for t in types if isinstance(t, str)} if isinstance(types, list) else set()
             if _ALL_TYPES - {"null"} <= named:
                 yield issue(
-                    "warning",
                     "schema-loose",
                     f"parameter {prop!r} allows every type",
                     "Narrow it to the type the tool actually reads.",
                 )
             elif types == "array" and "items" not in sub:
                 yield issue(
-                    "warning",
                     "schema-loose",
                     f"array parameter {prop!r} does not say what its items are",
                     'Add "items" with the item schema.',
@@ -218,40 +214,23 @@ def _tool_issues(tool: MCPToolDef) -> Iterable[LintIssue]:  # noqa: C901 (one li
     if isinstance(required, list):
         for req in required:
             if not isinstance(req, str) or req not in properties:
-                yield issue(
-                    "error",
-                    "required-unknown",
-                    f"{req!r} is required but is not a property",
-                    "List only declared properties in 'required', or declare it.",
-                )
+                yield issue("required-unknown", f"{req!r} is required but is not a property")
 
 
 def _pair_issues(tools: list[MCPToolDef]) -> Iterable[LintIssue]:
-    seen: dict[str, int] = {}
-    for tool in tools:
-        seen[tool.name] = seen.get(tool.name, 0) + 1
+    seen = Counter(tool.name for tool in tools)
     for name, count in seen.items():
         if count > 1:
-            yield LintIssue(
-                name,
-                "error",
-                f"{count} tools are named {name!r}; a client can call only one of them",
-                "Give every tool its own name.",
-                "name-duplicate",
-            )
+            message = f"{count} tools are named {name!r}; a client can call only one of them"
+            yield _issue(name, "name-duplicate", message)
     names = sorted(seen)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             same_words = _words(a) == _words(b)
             if same_words or (min(len(a), len(b)) >= 5 and _one_edit(a.lower(), b.lower())):
                 how = "differ only in case or separators" if same_words else "differ by one letter"
-                yield LintIssue(
-                    f"{a}, {b}",
-                    "warning",
-                    f"the tool names {a!r} and {b!r} {how}; a model can mix them up",
-                    "Merge the tools or name them for what sets them apart.",
-                    "name-confusable",
-                )
+                message = f"the tool names {a!r} and {b!r} {how}; a model can mix them up"
+                yield _issue(f"{a}, {b}", "name-confusable", message)
 
 
 def lint_tools(tools: list[MCPToolDef], instructions: str | None = None) -> list[LintIssue]:
@@ -272,8 +251,4 @@ def lint_tools(tools: list[MCPToolDef], instructions: str | None = None) -> list
         >>> [(i.severity, i.rule) for i in issues]
         [('warning', 'description-missing'), ('error', 'param-untyped')]
     """
-    issues: list[LintIssue] = []
-    for tool in tools:
-        issues.extend(_tool_issues(tool))
-    issues.extend(_pair_issues(tools))
-    return issues
+    return [issue for tool in tools for issue in _tool_issues(tool)] + list(_pair_issues(tools))

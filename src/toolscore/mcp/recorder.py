@@ -36,11 +36,8 @@ def _messages(line: bytes) -> list[dict[str, Any]]:
         decoded = json.loads(line)
     except (ValueError, RecursionError):  # not JSON, or nested past the recursion limit
         return []
-    if isinstance(decoded, dict):
-        return [decoded]
-    if isinstance(decoded, list):  # a JSON-RPC batch
-        return [m for m in decoded if isinstance(m, dict)]
-    return []
+    batch = decoded if isinstance(decoded, list) else [decoded]  # a list is a JSON-RPC batch
+    return [m for m in batch if isinstance(m, dict)]
 
 
 def _key(request_id: Any) -> str | None:
@@ -92,10 +89,8 @@ class MCPRecorder:
 
     def _client_line(self, line: bytes) -> None:
         for message in _messages(line):
-            if message.get("method") != "tools/call":
-                continue
             key = _key(message.get("id"))
-            if key is not None:
+            if message.get("method") == "tools/call" and key is not None:
                 with self._lock:
                     self._pending[key] = (time.perf_counter(), message)
 

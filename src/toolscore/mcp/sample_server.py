@@ -29,83 +29,66 @@ def build_server(truth: bool = False) -> Any:
     from mcp.server import Server
 
     notes: dict[int, dict[str, str]] = {}
+
+    def tool(name: str, description: str, properties: Any, required: Any = None) -> types.Tool:
+        schema = {"type": "object", "properties": properties}
+        if required is not None:
+            schema["required"] = required
+        return types.Tool(name=name, description=description, input_schema=schema)
+
     tools = [
-        types.Tool(
-            name="create_note",
-            description="Create a note with a title and an optional body; returns the new id.",
-            input_schema={
-                "type": "object",
-                "properties": {
-                    "title": {
-                        "type": "string",
-                        "description": "Title of the note.",
-                        "minLength": 1,
-                    },
-                    "body": {"type": "string", "description": "Text of the note."},
-                },
-                "required": ["title"],
+        tool(
+            "create_note",
+            "Create a note with a title and an optional body; returns the new id.",
+            {
+                "title": {"type": "string", "description": "Title of the note.", "minLength": 1},
+                "body": {"type": "string", "description": "Text of the note."},
             },
+            ["title"],
         ),
-        types.Tool(
-            name="list_notes",
-            description="List the notes, newest first, at most `limit` of them.",
-            input_schema={
-                "type": "object",
-                "properties": {
-                    "limit": {
-                        "type": "integer",
-                        "description": "How many notes to return.",
-                        "minimum": 1,
-                        "maximum": 100,
-                    }
-                },
-                "required": ["limit"],
+        tool(
+            "list_notes",
+            "List the notes, newest first, at most `limit` of them.",
+            {
+                "limit": {
+                    "type": "integer",
+                    "description": "How many notes to return.",
+                    "minimum": 1,
+                    "maximum": 100,
+                }
             },
+            ["limit"],
         ),
-        types.Tool(
-            name="find",
-            description="Search notes.",
-            input_schema={"type": "object", "properties": {"q": {"type": "string"}}},
+        tool("find", "Search notes.", {"q": {"type": "string"}}),
+        tool(
+            "delete_note",
+            "Delete the note with the given id.",
+            {"note_id": {"description": "Id of the note to delete."}},
+            ["note_id"],
         ),
-        types.Tool(
-            name="delete_note",
-            description="Delete the note with the given id.",
-            input_schema={
-                "type": "object",
-                "properties": {"note_id": {"description": "Id of the note to delete."}},
-                "required": ["note_id"],
+        tool(
+            "export_notes",
+            "Export every note as JSON or Markdown.",
+            {
+                "format": {
+                    "type": "string",
+                    "enum": ["json", "markdown"],
+                    "description": "The export format.",
+                }
             },
-        ),
-        types.Tool(
-            name="export_notes",
-            description="Export every note as JSON or Markdown.",
-            input_schema={
-                "type": "object",
-                "properties": {
-                    "format": {
-                        "type": "string",
-                        "enum": ["json", "markdown"],
-                        "description": "The export format.",
-                    }
-                },
-                "required": ["format"],
-            },
+            ["format"],
         ),
     ]
-
     if truth:
         tools.append(
-            types.Tool(
-                name="update_note",
-                description="Change the title of the note with the given id.",
-                input_schema={
-                    "type": "object",
-                    "properties": {
-                        "note_id": {"type": "integer", "description": "Id of the note."},
-                        "title": {"type": "string", "description": "The new title."},
-                    },
-                    "required": ["note_id", "title"],
+            tool(
+                "update_note",
+                "Change the title of the note with the given id.",
+                {
+                    "note_id": {"type": "integer", "description": "Id of the note."},
+                    "title": {"type": "string", "description": "The new title."},
                 },
+                ["note_id", "title"],
             )
         )
 

@@ -29,9 +29,13 @@ Example:
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from toolscore.mcp._probe_file import planned_probes
+from toolscore.mcp._probes import ProbeResult, run_probes
+from toolscore.mcp._scorecard_text import markdown, print_card
 from toolscore.mcp._tokens import estimate_tokens, tool_definition_tokens
 from toolscore.mcp.harness import (
     LintIssue,
@@ -43,7 +47,6 @@ from toolscore.mcp.harness import (
 from toolscore.verdict import GRADE_ORDER, FixSuggestion, letter_grade
 
 if TYPE_CHECKING:
-    from toolscore.mcp._probes import ProbeResult
     from toolscore.mcp.client import MCPClient, MCPToolDef
 
 __all__ = [
@@ -67,6 +70,12 @@ WEIGHTS_WITH_EFFECT = {
     "effect_rate": 0.25,
 }
 _ERROR_COST = 0.5
+#: The fixes for a tool that fails on valid input (priority 0) and on bad input (1).
+_SCENARIO_FIXES = (
+    "Check the handler against the schema it advertises: valid arguments must give a result,"
+    " not an error.",
+    "Validate the arguments and return an error result instead of crashing or blocking.",
+)
 _WARNING_COST = 0.1
 
 
@@ -236,45 +245,25 @@ def build_fix_list(card: MCPScorecard, limit: int | None = None) -> list[FixSugg
         for p in card.probes or []
         if p.held is False
     ]
+    failed = Counter((r.scenario.tool, r.scenario.kind) for r in card.results if not r.ok)
     seen: set[tuple[str, str]] = set()
     for result in card.results:
         tool, kind = result.scenario.tool, result.scenario.kind
         if result.ok or (tool, kind) in seen or result.outcome == "skipped":
             continue
         seen.add((tool, kind))
-        failed = sum(
-            1
-            for r in card.results
-            if r.scenario.tool == tool and r.scenario.kind == kind and not r.ok
-        )
+        what = f"{failed[tool, kind]} scenario(s): {result.scenario.description} ->"
         if kind == "happy":
-            fixes.append(
-                FixSuggestion(
-                    tool,
-                    f"fails on valid input in {failed} scenario(s): {result.scenario.description}"
-                    f" -> {result.outcome}: {result.detail}",
-                    "Check the handler against the schema it advertises: valid arguments must"
-                    " give a result, not an error.",
-                    0,
-                )
-            )
+            problem = f"fails on valid input in {what} {result.outcome}: {result.detail}"
         else:
-            fixes.append(
-                FixSuggestion(
-                    tool,
-                    f"{'hangs' if result.outcome == 'timeout' else 'crashes'} on bad input in"
-                    f" {failed} scenario(s): {result.scenario.description} -> {result.detail}",
-                    "Validate the arguments and return an error result instead of crashing or"
-                    " blocking.",
-                    1,
-                )
-            )
-    for issue in card.lint:
-        fixes.append(
-            FixSuggestion(
-                issue.tool, issue.message, issue.fix, 2 if issue.severity == "error" else 3
-            )
-        )
+            how = "hangs" if result.outcome == "timeout" else "crashes"
+            problem = f"{how} on bad input in {what} {result.detail}"
+        priority = 0 if kind == "happy" else 1
+        fixes.append(FixSuggestion(tool, problem, _SCENARIO_FIXES[priority], priority))
+    fixes += [
+        FixSuggestion(i.tool, i.message, i.fix, 2 if i.severity == "error" else 3)
+        for i in card.lint
+    ]
     fixes.sort(key=lambda f: f.priority)
     return fixes[:limit] if limit is not None else fixes
 
@@ -312,19 +301,13 @@ def score_server(
     tools = client.list_tools()
     planned = None
     if probes or probes_file is not None:
-        from toolscore.mcp._probe_runs import planned_probes
-
         planned = planned_probes(tools, probes_file, seed)  # a bad file fails before any call
     scenarios = generate_scenarios(tools, cases_per_tool, include_edge_cases, seed=seed)
     generation = client.generation
     results = run_scenarios(
         client, scenarios, concurrency=concurrency, timeout=timeout, max_restarts=max_restarts
     )
-    probe_results = None
-    if planned is not None:
-        from toolscore.mcp._probes import run_probes
-
-        probe_results = run_probes(client, planned, timeout)
+    probe_results = None if planned is None else run_probes(client, planned, timeout)
     return MCPScorecard(
         server_info=dict(client.server_info),
         tools=tools,
@@ -342,15 +325,11 @@ def score_server(
 
 def print_scorecard(card: MCPScorecard, console: Any = None) -> None:
     """Print the scorecard with ``rich`` (to ``console``, default a new one on stdout)."""
-    from toolscore.mcp._scorecard_text import print_card
-
     print_card(card, build_fix_list(card), console)
 
 
 def scorecard_to_markdown(card: MCPScorecard) -> str:
     """The scorecard as Markdown (for a pull-request comment or a CI summary)."""
-    from toolscore.mcp._scorecard_text import markdown
-
     return markdown(card, build_fix_list(card))
 
 

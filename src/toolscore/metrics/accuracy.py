@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolscore._engine.read.inputs import read_calls
+from toolscore._engine.read.inputs import read_pair
 from toolscore._engine.score.metrics.tool_names import invocation_accuracy, selection_accuracy
 from toolscore.adapters.base import ToolCall
 
@@ -32,8 +32,7 @@ def calculate_invocation_accuracy(gold_calls: Calls, trace_calls: Calls) -> floa
         >>> calculate_invocation_accuracy([ToolCall("a"), ToolCall("b")], [ToolCall("a")])
         0.25
     """
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
+    gold, trace = read_pair(gold_calls, trace_calls)
     return invocation_accuracy(gold.tools, trace.tools)
 
 
@@ -42,6 +41,5 @@ def calculate_selection_accuracy(gold_calls: Calls, trace_calls: Calls) -> float
 
     With no actual calls: 1.0 when nothing was expected either, else 0.0.
     """
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
+    gold, trace = read_pair(gold_calls, trace_calls)
     return selection_accuracy(gold.tools, trace.tools)

@@ -35,12 +35,8 @@ def calculate_argument_f1(
         >>> calculate_argument_f1([ToolCall("a", {"x": 1})], [ToolCall("a", {"x": 1.0})])
         {'precision': 1.0, 'recall': 1.0, 'f1': 1.0}
     """
-    alignment = align(
-        [c.tool for c in gold_calls],
-        [c.args for c in gold_calls],
-        [c.tool for c in trace_calls],
-        [c.args for c in trace_calls],
-        strict,
-    )
+    e_tools, e_args = [c.tool for c in gold_calls], [c.args for c in gold_calls]
+    a_tools, a_args = [c.tool for c in trace_calls], [c.args for c in trace_calls]
+    alignment = align(e_tools, e_args, a_tools, a_args, strict)
     p, r, f = prf(alignment.agree, alignment.expected_units, alignment.actual_units)
     return {"precision": p, "recall": r, "f1": f}

@@ -7,12 +7,7 @@ Example:
     2.0
 """
 
-from toolscore._engine.score.metrics.cost import (
-    Calls as Calls,
-)
-from toolscore._engine.score.metrics.cost import (
-    calculate_cost_attribution,
-    calculate_latency,
-)
+from toolscore._engine.score.metrics.cost import Calls as Calls
+from toolscore._engine.score.metrics.cost import calculate_cost_attribution, calculate_latency
 
 __all__ = ["calculate_cost_attribution", "calculate_latency"]

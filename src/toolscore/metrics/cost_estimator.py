@@ -66,14 +66,10 @@ def calculate_llm_cost(model: str, input_tokens: int = 0, output_tokens: int = 0
     inputs, outputs = _count(input_tokens, "input_tokens"), _count(output_tokens, "output_tokens")
     if not isinstance(model, str) or not model.strip():
         raise ValueError(f"model must be a model name such as 'gpt-4o-mini', got {model!r}")
-    if inputs == 0 and outputs == 0:
-        cost = estimate_cost(model, 1, 0)  # still check that the model is known
-        if cost is not None:
-            return 0.0
-    else:
-        cost = estimate_cost(model, inputs, outputs)
-        if cost is not None:
-            return cost
+    # No tokens cost nothing, but the model must still be known: price one token to check.
+    cost = estimate_cost(model, inputs if inputs or outputs else 1, outputs)
+    if cost is not None:
+        return cost if inputs or outputs else 0.0
     known = ", ".join(sorted(PRICES_PER_MILLION))
     raise ValueError(f"no price known for model {model!r}; known model prefixes: {known}")
 

@@ -6,9 +6,6 @@ Example:
     {'edit_distance': 2.0, 'normalized_distance': 1.0, 'sequence_accuracy': 0.0}
 """
 
-from toolscore._engine.score.metrics.sequence import (
-    calculate_edit_distance,
-    sequence_metrics,
-)
+from toolscore._engine.score.metrics.sequence import calculate_edit_distance, sequence_metrics
 
 __all__ = ["calculate_edit_distance", "sequence_metrics"]

@@ -16,9 +16,7 @@ Example:
     (1, 1.0)
 """
 
-from toolscore._engine.score.metrics.side_effects import (
-    Validator as Validator,
-)
+from toolscore._engine.score.metrics.side_effects import Validator as Validator
 from toolscore._engine.score.metrics.side_effects import (
     calculate_side_effect_success_rate,
     default_side_effect_validators,

@@ -7,9 +7,7 @@ Example:
     0.5
 """
 
-from toolscore._engine.score.metrics.correctness import (
-    Calls as Calls,
-)
+from toolscore._engine.score.metrics.correctness import Calls as Calls
 from toolscore._engine.score.metrics.correctness import (
     calculate_required_call_recall,
     calculate_tool_correctness,

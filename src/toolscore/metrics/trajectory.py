@@ -13,9 +13,7 @@ Example:
     (1, 0.5, 0.3333)
 """
 
-from toolscore._engine.score.metrics.steps import (
-    Calls as Calls,
-)
+from toolscore._engine.score.metrics.steps import Calls as Calls
 from toolscore._engine.score.metrics.steps import (
     calculate_partial_trajectory_accuracy,
     calculate_trajectory_accuracy,

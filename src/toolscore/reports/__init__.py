@@ -25,12 +25,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from toolscore._engine.check.failure import check_min_score, score_row
+from toolscore._engine.score.details import jsonable
+from toolscore.metrics.security import secret_values
 from toolscore.reports._console import (
     print_error,
     print_evaluation_summary,
     print_progress,
     print_validation_result,
 )
+from toolscore.reports._findings import behavior_findings
 
 if TYPE_CHECKING:
     from scorekit.report import ToolScoreRow
@@ -53,9 +57,6 @@ PathLike = str | os.PathLike[str]
 def _row(
     result: EvaluationResult, name: str | None, min_score: float | None, details: dict[str, Any]
 ) -> ToolScoreRow:
-    from toolscore._engine.check.failure import check_min_score, score_row
-    from toolscore.reports._findings import behavior_findings
-
     threshold = None if min_score is None else check_min_score(min_score)
     details = {**details, "findings": behavior_findings(result)}
     return score_row(
@@ -68,15 +69,7 @@ def _row(
     )
 
 
-def _secrets(result: EvaluationResult) -> list[str]:
-    from toolscore.metrics.security import secret_values
-
-    return secret_values(result.trace)
-
-
 def _call_record(call: Any) -> dict[str, Any]:
-    from toolscore._engine.score.details import jsonable
-
     return {
         "tool": call.tool,
         "args": jsonable(call.args),
@@ -114,32 +107,27 @@ def generate_json_report(
         ReportError: (an ``OSError``) the file cannot be written.
     """
     from scorekit.report import report_document, write_text
-    from toolscore._engine.score.details import jsonable
 
     row = _row(result, name, min_score, {})
     doc = report_document([row], None)
-    efficiency = result.metrics.get("efficiency_metrics") or {}
-    security = result.metrics.get("security_metrics") or {}
     doc["timestamp"] = datetime.now().astimezone().isoformat(timespec="seconds")
     doc["summary"].update(
-        {
-            "gold_calls_count": len(result.gold_calls),
-            "trace_calls_count": len(result.trace_calls),
-            "score": result.score,
-            "grade": result.grade,
-            "weights": dict(result.weights),
-            "required_call_recall": result.required_call_recall,
-            "failed_calls": efficiency.get("error_count", 0),
-            "policy_violations": len(result.policy_violations),
-            "secrets": security.get("secret_count", 0),
-        }
+        gold_calls_count=len(result.gold_calls),
+        trace_calls_count=len(result.trace_calls),
+        score=result.score,
+        grade=result.grade,
+        weights=dict(result.weights),
+        required_call_recall=result.required_call_recall,
+        failed_calls=(result.metrics.get("efficiency_metrics") or {}).get("error_count", 0),
+        policy_violations=len(result.policy_violations),
+        secrets=(result.metrics.get("security_metrics") or {}).get("secret_count", 0),
     )
     doc["metrics"] = jsonable(result.metrics)
     doc["findings"] = row.details["findings"]
     doc["gold_calls"] = [_call_record(c) for c in result.gold_calls]
     doc["trace_calls"] = [_call_record(c) for c in result.trace_calls]
     text = json.dumps(doc, indent=2, ensure_ascii=False, default=repr) + "\n"
-    return write_text(output_path, text, _secrets(result))
+    return write_text(output_path, text, secret_values(result.trace))
 
 
 def generate_html_report(
@@ -155,7 +143,7 @@ def generate_html_report(
     from scorekit.report import write_html
 
     row = _row(result, name, min_score, result.to_dict())
-    return write_html([row], None, output_path, secrets=_secrets(result))
+    return write_html([row], None, output_path, secrets=secret_values(result.trace))
 
 
 def generate_markdown_report(
@@ -170,7 +158,7 @@ def generate_markdown_report(
     from scorekit.report import write_markdown
 
     row = _row(result, name, min_score, result.to_dict())
-    return write_markdown([row], None, output_path, secrets=_secrets(result))
+    return write_markdown([row], None, output_path, secrets=secret_values(result.trace))
 
 
 def generate_csv_report(
@@ -186,4 +174,4 @@ def generate_csv_report(
     from scorekit.report import write_csv
 
     row = _row(result, name, min_score, {"metrics": result.metrics})
-    return write_csv([row], None, output_path, secrets=_secrets(result))
+    return write_csv([row], None, output_path, secrets=secret_values(result.trace))

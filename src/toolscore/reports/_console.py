@@ -24,10 +24,6 @@ def _console(console: Console | None) -> Console:
     return Console(highlight=False)
 
 
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None else format_percent(value)
-
-
 def _style(value: float | None, lower_is_better: bool = False) -> str:
     if value is None:
         return "dim"
@@ -84,7 +80,8 @@ def print_evaluation_summary(
         trajectory = (m.get("trajectory_metrics") or {}).get("trajectory_accuracy")
         rows.append(("Trajectory accuracy", trajectory, False))
     for label, value, lower in rows:
-        table.add_row(label, Text(_pct(value), style=_style(value, lower)))
+        shown = "n/a" if value is None else format_percent(value)
+        table.add_row(label, Text(shown, style=_style(value, lower)))
     out.print(table)
 
     fixes = build_eval_fix_list(result.gold_calls, result.trace_calls, strict=result.strict)

@@ -4,8 +4,6 @@ The printers live in :mod:`toolscore.reports`; this module keeps code that impor
 here working.
 """
 
-from __future__ import annotations
-
 from toolscore.reports import (
     print_error,
     print_evaluation_summary,

@@ -4,8 +4,6 @@ The writer lives in :mod:`toolscore.reports` (one implementation on ``scorekit.r
 this module keeps code that imports it from here working.
 """
 
-from __future__ import annotations
-
 from toolscore.reports import generate_json_report
 
 __all__ = ["generate_json_report"]

@@ -11,8 +11,11 @@ same number ``metrics.arguments.count_pair`` gives, built one argument name at a
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Hashable
 from typing import Any
+
+import numpy as np
 
 from toolscore._engine.compare.matchers import Approx, IsType, Regex, _AnyMatcher
 from toolscore._engine.compare.rule import NOT_CANONICAL, canonical, contains_matcher, values_match
@@ -50,8 +53,6 @@ class _Column:
     """The actual calls' values under one argument name."""
 
     def __init__(self, name: str, a_args: list[dict[str, Any]], strict: bool) -> None:
-        import numpy as np
-
         n = len(a_args)
         raw_ids = [_ABSENT] * n
         canon_ids = [_ABSENT] * n
@@ -90,49 +91,32 @@ class _Column:
         self.raw_ids = np.array(raw_ids, dtype=np.int64)
         self.canon_ids = np.array(canon_ids, dtype=np.int64)
         self.present = self.raw_ids != _ABSENT
-        self.memo: dict[Hashable, Any] = {}
 
     def hits(self, expected: Any, strict: bool) -> Any:
-        """Boolean vector: which actual calls agree with ``expected`` under this name."""
-        import numpy as np
-
+        """Boolean vector: which actual calls agree with ``expected`` (a matcher, or a value
+        with no canonical form) under this name."""
         if isinstance(expected, _AnyMatcher):
             return self.present
-        if contains_matcher(expected) or canonical(expected, strict) is NOT_CANONICAL:
-            memo_key = _memo_key(expected)
-            by_raw = self.memo.get(memo_key)
-            if by_raw is None:
-                by_raw = np.fromiter(
-                    (values_match(expected, rep, strict) for rep in self.reps),
-                    dtype=bool,
-                    count=len(self.reps),
-                )
-                self.memo[memo_key] = by_raw
-            out = np.zeros(len(self.raw_ids), dtype=bool)
-            out[self.present] = by_raw[self.raw_ids[self.present]]
-            return out
-        cid = self.canon_index.get(canonical(expected, strict))
-        out = self.canon_ids == cid if cid is not None else np.zeros(len(self.raw_ids), bool)
-        for c in self.odd:  # no canonical form: let the rule decide
-            out[c] = values_match(expected, self.reps[self.raw_ids[c]], strict)
+        by_raw = np.fromiter(
+            (values_match(expected, rep, strict) for rep in self.reps),
+            dtype=bool,
+            count=len(self.reps),
+        )
+        out = np.zeros(len(self.raw_ids), dtype=bool)
+        out[self.present] = by_raw[self.raw_ids[self.present]]
         return out
 
 
-def agreement_matrix(  # noqa: C901 (the hot loop of the alignment: one pass per matcher kind, inlined on purpose)
+def agreement_matrix(
     e_args: list[dict[str, Any] | None], a_args: list[dict[str, Any]], strict: bool
 ) -> Any:
-    """``agree[r, c]`` for expected argument dicts ``e_args`` and actual ``a_args``.
-
-    Built one argument name at a time for all expected calls at once: the rows with a plain
-    value under that name meet the actual values in one numpy comparison of canonical ids;
-    the rows holding twin matchers (same memo key) share one verdict vector.
-    """
-    import numpy as np
-
+    """``agree[r, c]`` for expected argument dicts ``e_args`` and actual ``a_args``, one name
+    at a time for all rows at once; rows holding twin matchers (same memo key) share one
+    verdict vector."""
     m, n = len(e_args), len(a_args)
     agree = np.zeros((m, n), dtype=np.float64)
     a_empty = np.fromiter((not a for a in a_args), dtype=bool, count=n)
-    by_name: dict[str, list[tuple[int, Any]]] = {}
+    by_name: dict[str, list[tuple[int, Any]]] = defaultdict(list)
     for r, args in enumerate(e_args):
         if args is None:
             agree[r] = 1.0  # unchecked: one agreeing unit with anything
@@ -141,36 +125,30 @@ def agreement_matrix(  # noqa: C901 (the hot loop of the alignment: one pass per
             agree[r] = a_empty  # "no arguments" agrees with no arguments
             continue
         for name, value in args.items():
-            entries = by_name.get(name)
-            if entries is None:
-                entries = by_name[name] = []
-            entries.append((r, value))
+            by_name[name].append((r, value))
     for name, entries in by_name.items():
         column = _Column(name, a_args, strict)
         plain_rows: list[int] = []
+        plain_values: list[Any] = []
         plain_ids: list[int] = []
         twins: dict[Hashable, tuple[Any, list[int]]] = {}
         canon_index = column.canon_index
         for r, value in entries:
             kind = type(value)
             if kind is str or kind is int:  # canonical() inline: the stripped text, the int
-                plain_rows.append(r)
                 form = value.strip() if kind is str and not strict else value
+            elif contains_matcher(value):
+                form = NOT_CANONICAL
+            else:
+                form = canonical(value, strict)
+            if form is not NOT_CANONICAL:
+                plain_rows.append(r)
+                plain_values.append(value)
                 plain_ids.append(canon_index.get(form, _UNSEEN))
                 continue
-            if not contains_matcher(value):
-                form = canonical(value, strict)
-                if form is not NOT_CANONICAL:
-                    plain_rows.append(r)
-                    plain_ids.append(column.canon_index.get(form, _UNSEEN))
-                    continue
-            # Same memo key, same verdicts (what hits() memoises on): one vector per key.
+            # Same memo key, same verdicts: one hits() vector per key.
             key = ("any",) if isinstance(value, _AnyMatcher) else _memo_key(value)
-            twin = twins.get(key)
-            if twin is None:
-                twins[key] = (value, [r])
-            else:
-                twin[1].append(r)
+            twins.setdefault(key, (value, []))[1].append(r)
         for value, rows_of in twins.values():
             agree[np.asarray(rows_of, dtype=np.intp)] += column.hits(value, strict)
         if plain_rows:
@@ -178,12 +156,9 @@ def agreement_matrix(  # noqa: C901 (the hot loop of the alignment: one pass per
             ids = np.asarray(plain_ids, dtype=np.int64)
             # A row appears once per name, so fancy-index addition adds each row's hits once.
             agree[rows] += ids[:, None] == column.canon_ids[None, :]
-            if column.odd:  # no canonical form: let the rule decide
-                plain = [(r, v) for r, v in entries if not contains_matcher(v)]
-                plain = [(r, v) for r, v in plain if canonical(v, strict) is not NOT_CANONICAL]
-                for c in column.odd:
-                    rep = column.reps[column.raw_ids[c]]
-                    for r, value in plain:
-                        if values_match(value, rep, strict):
-                            agree[r, c] += 1.0
+            for c in column.odd:  # no canonical form: let the rule decide
+                rep = column.reps[column.raw_ids[c]]
+                for r, value in zip(plain_rows, plain_values, strict=True):
+                    if values_match(value, rep, strict):
+                        agree[r, c] += 1.0
     return agree

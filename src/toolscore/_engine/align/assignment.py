@@ -81,6 +81,4 @@ def solve_assignment(cost: Any) -> list[tuple[int, int]]:
             owner[col0] = owner[prev]
             col0 = prev
     pairs = [(int(owner[j]) - 1, j - 1) for j in range(1, n_cols + 1) if owner[j] != 0]
-    if transposed:
-        pairs = [(c, r) for r, c in pairs]
-    return pairs
+    return [(c, r) for r, c in pairs] if transposed else pairs

@@ -33,7 +33,7 @@ from typing import Any
 
 from toolscore._engine.align.residual import solve_residual
 from toolscore._engine.compare.counts import ArgumentCount, count_pair, missed_units
-from toolscore._engine.compare.matchers import Matcher
+from toolscore._engine.compare.matchers import PLAIN_TYPES, Matcher
 from toolscore._engine.compare.rule import NOT_CANONICAL, canonical
 
 __all__ = ["Alignment", "align"]
@@ -62,7 +62,6 @@ class Alignment:
 # Exact types whose Python ``==`` and ``hash`` never join values the rule tells apart (bool
 # is not among them: ``True == 1``; nor tuples, compared element by element by the rule).
 _PLAIN = frozenset((str, int, float, type(None)))
-_NEVER_MATCHERS = _PLAIN | {bool, list, dict, tuple}  # exact types no matcher has
 _NAN_TEXT = b"\x03nan"  # a float (or complex part) NaN in marshal format 0
 
 
@@ -86,7 +85,7 @@ def args_key(args: dict[str, Any] | None, strict: bool) -> Any:
         if strict:
             return frozenset(zip(args.keys(), map(type, values), values, strict=False))
         return frozenset(args.items())
-    if any(type(v) not in _NEVER_MATCHERS and isinstance(v, Matcher) for v in values):
+    if any(type(v) not in PLAIN_TYPES and isinstance(v, Matcher) for v in values):
         return NOT_CANONICAL  # what canonical() gives a matcher, without marshal's attempt
     # Nested values: marshal's bytes, written in C. Equal bytes mean the same structure of
     # the same exact built-in types (bool apart from int, list apart from tuple, keys typed),
@@ -142,7 +141,6 @@ def align(  # noqa: C901 (the alignment's steps in order: shortcuts, hashing, re
     pair_count: list[ArgumentCount | None] = [None] * n_e
     taken = bytearray(len(a_tools))
     rest_e: dict[str, list[int]] = defaultdict(list)
-    counts: dict[int, ArgumentCount] = {}
     for i, slot in enumerate(zip(e_tools, e_keys, strict=False)):
         bucket = pool.pop(slot, None) if slot[1] is not NOT_CANONICAL else None
         if bucket is None:
@@ -154,14 +152,9 @@ def align(  # noqa: C901 (the alignment's steps in order: shortcuts, hashing, re
             j = bucket.popleft()
             if bucket:
                 pool[slot] = bucket
-        args = e_args[i]
         taken[j] = 1
         partner[i] = j
-        units = len(args) if args else 1
-        count = counts.get(units)
-        if count is None:
-            count = counts[units] = ArgumentCount(units, units, units)
-        pair_count[i] = count
+        pair_count[i] = _full_count(len(e_args[i]) or 1)  # type: ignore[arg-type]
     # Step 2: the residual assignment problem, per tool.
     if rest_e:
         rest_a: dict[str, list[int]] = defaultdict(list)
@@ -176,7 +169,16 @@ def align(  # noqa: C901 (the alignment's steps in order: shortcuts, hashing, re
                 taken[j] = 1
                 partner[i] = j
                 pair_count[i] = count
+    return _alignment(partner, pair_count, e_args, taken)
 
+
+def _alignment(
+    partner: list[int],
+    pair_count: list[ArgumentCount | None],
+    e_args: list[dict[str, Any] | None],
+    taken: bytearray,
+) -> Alignment:
+    """The alignment of ``partner[i]`` (-1: none) with ``pair_count[i]``, totals summed."""
     out = Alignment()
     pairs, pcounts, missing = out.pairs, out.counts, out.missing
     agree = exp_units = act_units = 0

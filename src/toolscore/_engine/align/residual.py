@@ -9,6 +9,7 @@ unchecked arguments use one dense matrix per tool (``agreement``).
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Hashable
 from typing import Any
 
@@ -21,6 +22,10 @@ __all__ = ["solve_residual"]
 _EMPTY = object()  # the "no arguments" unit, a group of its own
 
 
+def _two_lists() -> tuple[list[int], list[int]]:
+    return [], []
+
+
 def solve_residual(  # noqa: C901 (one optimisation: exact split, small exhaustive search, assignment)
     all_e_args: list[dict[str, Any] | None],
     all_a_args: list[dict[str, Any] | None],
@@ -29,13 +34,8 @@ def solve_residual(  # noqa: C901 (one optimisation: exact split, small exhausti
     strict: bool,
     named_only: bool = False,
 ) -> list[tuple[int, int, ArgumentCount]]:
-    """Optimal pairing of what step 1 left for one tool, with each pair's argument count.
-
-    Only pairs with positive agreement matter for the weight, so the problem splits into
-    the connected components of the "shares an argument value" graph; each component is
-    solved on its own and the calls left over are paired in order (zero agreement, which
-    keeps the number of pairs maximal).
-    """
+    """Optimal pairing of what step 1 left for one tool, with each pair's argument count
+    (the module docstring says how); calls left over pair in order, keeping the most pairs."""
     m, n = len(rest_e), len(rest_a)
     if m == 1 and n == 1:
         i, j = rest_e[0], rest_a[0]
@@ -78,18 +78,14 @@ def solve_residual(  # noqa: C901 (one optimisation: exact split, small exhausti
             out.append((rest_e[r], rest_a[c], count))
         return out
     e_canon, a_canon = columns
-    groups: dict[Any, tuple[list[int], list[int]]] = {}
+    groups: dict[Any, tuple[list[int], list[int]]] = defaultdict(_two_lists)
     for r, d in enumerate(e_canon):
         for item in d.items() if d else ((_EMPTY, _EMPTY),):
-            group = groups.get(item)
-            if group is None:
-                group = groups[item] = ([], [])
-            group[0].append(r)
+            groups[item][0].append(r)
     for c, d in enumerate(a_canon):
         for item in d.items() if d else ((_EMPTY, _EMPTY),):
-            group = groups.get(item)
-            if group is not None:
-                group[1].append(c)
+            if item in groups:
+                groups[item][1].append(c)
     parent = list(range(m + n))
 
     def find(x: int) -> int:
@@ -108,16 +104,11 @@ def solve_residual(  # noqa: C901 (one optimisation: exact split, small exhausti
             other = find(node)
             if other != root:
                 parent[other] = root
-    components: dict[int, tuple[list[int], list[int]]] = {}
-    for node in range(m + n):
-        root = find(node)
-        part = components.get(root)
-        if part is None:
-            part = components[root] = ([], [])
-        if node < m:
-            part[0].append(node)
-        else:
-            part[1].append(node - m)
+    components: dict[int, tuple[list[int], list[int]]] = defaultdict(_two_lists)
+    for r in range(m):
+        components[find(r)][0].append(r)
+    for c in range(n):
+        components[find(m + c)][1].append(c)
     pairs: list[tuple[int, int]] = []
     left_r: list[int] = []
     left_c: list[int] = []
@@ -177,9 +168,8 @@ def _canonical_columns(
     a_canon: list[dict[str, Hashable]] = [
         {k: form(v, strict) for k, v in args.items()} for args in a_args
     ]
-    for d in a_canon:
-        if NOT_CANONICAL in d.values():
-            return None
+    if any(NOT_CANONICAL in d.values() for d in a_canon):
+        return None
     return e_canon, a_canon
 
 

@@ -5,8 +5,9 @@ Behind :mod:`toolscore.bfcl`, which re-exports the public names (the same object
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from toolscore._engine.bfcl.values import (
@@ -42,71 +43,64 @@ def check_call(
     schema: Mapping[str, Any],
     call: Mapping[str, Any],
     answer: Mapping[str, list[Any]],
-    *,
-    underscore_to_dot: bool = False,
-    label: str = "The call",
+    underscore_to_dot: bool,
+    position: int,
     first_only: bool = False,
 ) -> list[Finding]:
-    """Check one decoded model call ``{name: {param: value}}``; ``[]`` means it passes.
-
-    Args:
-        schema: the function's schema (``name``, ``parameters.properties``/``required``).
-        call: the model's call, a one-key dict.
-        answer: the possible answer's parameters, ``{param: [alternatives]}``.
-        underscore_to_dot: expect ``a_b`` for a schema named ``a.b``.
-        label: how messages name the call (``"Output call 2"``).
-        first_only: stop at the first problem (what a verdict needs).
+    """Check output call number ``position`` (from 0), a decoded ``{name: {param: value}}``,
+    against ``answer``, the possible answer's ``{param: [alternatives]}``; ``[]`` means it
+    passes. ``first_only`` stops at the first problem (what a verdict needs).
 
     Raises:
         SchemaError: a parameter the model passed has a type BFCL's Python checker does
             not know (for example a Java type).
     """
+    label = f"Output call {position + 1} ({next(iter(call), '?')})"
+    found = _findings(schema, call, answer, underscore_to_dot, label)
+    return list(islice(found, 1) if first_only else found)
+
+
+def _findings(
+    schema: Mapping[str, Any],
+    call: Mapping[str, Any],
+    answer: Mapping[str, list[Any]],
+    underscore_to_dot: bool,
+    label: str,
+) -> Iterator[Finding]:
     name = call_name(schema, underscore_to_dot)
     if name not in call:
-        return [_wrong_name(schema, call, name, underscore_to_dot, label)]
+        yield _wrong_name(schema, call, name, underscore_to_dot, label)
+        return
     params = call[name]
     parameters = schema.get("parameters") or {}
     properties: Mapping[str, Any] = parameters.get("properties") or {}
-    findings: list[Finding] = []
-    for required in parameters.get("required") or ():
-        if required not in params:
+    required = parameters.get("required") or ()
+    for param in required:
+        if param not in params:
             note = ""
-            if "" in answer.get(required, ()):
+            if "" in answer.get(param, ()):
                 note = " (the answer marks it optional, but the schema requires it)"
-            findings.append(
-                Finding(
-                    "simple_function_checker:missing_required",
-                    f"{label} leaves out {required!r}, a required parameter of {name}{note}.",
-                    required,
-                )
+            yield Finding(
+                "simple_function_checker:missing_required",
+                f"{label} leaves out {param!r}, a required parameter of {name}{note}.",
+                param,
             )
-            if first_only:
-                return findings
     for param, value in params.items():
         if param not in properties or param not in answer:
-            findings.append(_unexpected(name, param, value, param in properties, label))
-        else:
-            where = f"{label}: {param}={show(value)}"
-            finding = check_param(param, value, properties[param], answer[param], where, name)
-            if finding is None:
-                continue
-            findings.append(finding)
-        if first_only:
-            return findings
-    required = set(parameters.get("required") or ())
+            yield _unexpected(name, param, value, param in properties, label)
+            continue
+        where = f"{label}: {param}={show(value)}"
+        finding = check_param(param, value, properties[param], answer[param], where, name)
+        if finding is not None:
+            yield finding
     for param, alternatives in answer.items():
         if param not in params and "" not in alternatives and param not in required:
-            findings.append(
-                Finding(
-                    "simple_function_checker:missing_optional",
-                    f"{label} leaves out {param!r}; the answer needs "
-                    f"{show_alternatives(alternatives)}.",
-                    param,
-                )
+            yield Finding(
+                "simple_function_checker:missing_optional",
+                f"{label} leaves out {param!r}; the answer needs "
+                f"{show_alternatives(alternatives)}.",
+                param,
             )
-            if first_only:
-                return findings
-    return findings
 
 
 def _wrong_name(
@@ -321,38 +315,35 @@ def _against_dict(
             f"{where} is a dict, but the answer's alternative is {show(alternative)}.",
             param,
         )
-    finding: Finding | None = None
-    for key, item in value.items():
-        if key not in alternative:
-            allowed = ", ".join(repr(k) for k in alternative) or "none"
-            finding = Finding(
-                "value_error:dict_key",
-                f"{where} has the key {key!r}, which the answer does not allow "
-                f"(allowed keys: {allowed}).",
-                param,
-            )
-            break
-        options = _options(alternative[key])
-        normalised = normalise(item) if type(item) is str else item
-        wanted = [normalise(o) if type(o) is str else o for o in options]
-        if normalised not in wanted:
-            finding = Finding(
-                "value_error:dict_value",
-                f"{where}: the value of {key!r} is {show(item, 40)}; allowed: "
-                f"{show_alternatives(options)} ({_STRING_NOTE}).",
-                param,
-            )
-            break
+    # A key the model left out is reported before a key or value it gave.
     for key, options in alternative.items():
         if key not in value and "" not in _options(options):
-            finding = Finding(
+            return Finding(
                 "value_error:dict_key",
                 f"{where} has no key {key!r}; the answer needs "
                 f"{show_alternatives(_options(options))}.",
                 param,
             )
-            break
-    return finding
+    for key, item in value.items():
+        if key not in alternative:
+            allowed = ", ".join(repr(k) for k in alternative) or "none"
+            return Finding(
+                "value_error:dict_key",
+                f"{where} has the key {key!r}, which the answer does not allow "
+                f"(allowed keys: {allowed}).",
+                param,
+            )
+        options = _options(alternative[key])
+        normalised = normalise(item) if type(item) is str else item
+        wanted = [normalise(o) if type(o) is str else o for o in options]
+        if normalised not in wanted:
+            return Finding(
+                "value_error:dict_value",
+                f"{where}: the value of {key!r} is {show(item, 40)}; allowed: "
+                f"{show_alternatives(options)} ({_STRING_NOTE}).",
+                param,
+            )
+    return None
 
 
 def _check_list_of_dicts(

@@ -112,10 +112,7 @@ def python_type(schema_type: object, where: str) -> type:
 
 def first_answer_type(alternatives: list[Any]) -> type | None:
     """The type of the first alternative that is not ``""`` (BFCL's "variable" type)."""
-    for alternative in alternatives:
-        if alternative != "":
-            return type(alternative)
-    return None
+    return next((type(alternative) for alternative in alternatives if alternative != ""), None)
 
 
 def show(value: Any, limit: int = 80) -> str:

@@ -7,13 +7,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from toolscore._engine.check.failure import (
-    ToolScoreAssertionError,
-    check_min_score,
-    record_row,
-    score_row,
-)
-from toolscore._engine.check.trajectory import check_mode, match_trajectory
+from toolscore._engine.check.failure import ToolScoreAssertionError, check_min_score, record_row
+from toolscore._engine.check.trajectory import match_trajectory
+from toolscore._engine.check.trajectory_sides import check_mode
 from toolscore._engine.score.evaluate import evaluate
 from toolscore._engine.score.render import render_result
 from toolscore._engine.score.result import EvaluationResult
@@ -23,24 +19,27 @@ __all__ = [
     "assert_tools",
     "call_sync_agent",
     "cases",
-    "check_min_score",
     "check_response",
-    "record_row",
-    "score_row",
     "test_agent",
     "test_agent_async",
 ]
 
 
 def _decide(
-    function: str, result: EvaluationResult, min_score: float | None, started: float
+    function: str,
+    result: EvaluationResult,
+    min_score: float | None,
+    started: float,
+    problems: list[str] | None = None,
 ) -> EvaluationResult:
     __tracebackhide__ = True
-    passed = min_score is None or result.score >= min_score
-    record_row(function, result, min_score, passed, time.perf_counter() - started)
+    passed = not problems and (min_score is None or result.score >= min_score)
+    record_row(function, result, min_score, passed, started)
     if not passed:
         raise ToolScoreAssertionError(
-            render_result(result, min_score=min_score), result=result, min_score=min_score
+            render_result(result, min_score=min_score, problems=problems),
+            result=result,
+            min_score=min_score,
         )
     return result
 
@@ -83,22 +82,14 @@ def assert_tools(
     __tracebackhide__ = True
     started = time.perf_counter()
     threshold = check_min_score(min_score)
-    if mode is None:
-        result = evaluate(expected, actual, weights=weights, strict=strict)
-        return _decide("assert_tools", result, threshold, started)
-    check_mode(mode)
+    if mode is not None:
+        check_mode(mode)
     result = evaluate(expected, actual, weights=weights, strict=strict)
-    match = match_trajectory(expected, actual, mode=mode, strict=strict)
-    passed = match.matched and result.score >= threshold
-    record_row("assert_tools", result, threshold, passed, time.perf_counter() - started)
-    if not passed:
+    problems = None
+    if mode is not None:
+        match = match_trajectory(expected, actual, mode=mode, strict=strict)
         problems = [f"mode={mode!r}: {p}" for p in match.problems]
-        raise ToolScoreAssertionError(
-            render_result(result, min_score=threshold, problems=problems or None),
-            result=result,
-            min_score=threshold,
-        )
-    return result
+    return _decide("assert_tools", result, threshold, started, problems)
 
 
 def check_response(response: Any) -> None:
@@ -138,21 +129,6 @@ def _agent_threshold(agent: Any, min_score: float | None) -> float | None:
     return threshold
 
 
-def _score_response(
-    function: str,
-    response: Any,
-    expected: list[dict[str, Any]],
-    weights: Mapping[str, float] | None,
-    strict: bool,
-    threshold: float | None,
-    started: float,
-) -> EvaluationResult:
-    __tracebackhide__ = True
-    check_response(response)
-    result = evaluate(expected, response, weights=weights, strict=strict)
-    return _decide(function, result, threshold, started)
-
-
 def test_agent(
     agent: Callable[..., Any],
     input: str,
@@ -187,7 +163,9 @@ def test_agent(
     started = time.perf_counter()
     threshold = _agent_threshold(agent, min_score)
     response = call_sync_agent(agent, input, "toolscore.test_agent_async")
-    return _score_response("test_agent", response, expected, weights, strict, threshold, started)
+    check_response(response)
+    result = evaluate(expected, response, weights=weights, strict=strict)
+    return _decide("test_agent", result, threshold, started)
 
 
 test_agent.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
@@ -216,9 +194,9 @@ async def test_agent_async(
     response = agent(input)
     if inspect.isawaitable(response):
         response = await response
-    return _score_response(
-        "test_agent_async", response, expected, weights, strict, threshold, started
-    )
+    check_response(response)
+    result = evaluate(expected, response, weights=weights, strict=strict)
+    return _decide("test_agent_async", result, threshold, started)
 
 
 test_agent_async.__test__ = False  # type: ignore[attr-defined]

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from toolscore._engine.check.assertions import ToolScoreAssertionError
+from toolscore._engine.check.failure import ToolScoreAssertionError
 from toolscore._engine.read.usage import RunUsage, cost_and_reason, read_usage
 from toolscore._engine.score.render import format_call
 
@@ -27,7 +27,7 @@ LIMITS = (
     "max_cost_usd",
     "max_duration_s",
 )
-_COUNTS = ("max_tool_calls", "max_model_requests", "max_tokens")
+_COUNTS = ("max_tool_calls", "max_calls_per_tool", "max_model_requests", "max_tokens")
 # The measure each limit reads, as RunUsage.missing names it.
 _MEASURE = {
     "max_model_requests": "model_requests",
@@ -55,22 +55,14 @@ def _number_limit(name: str, value: Any, where: str) -> float:
 
 
 def check_limits(where: str, limits: Mapping[str, Any]) -> dict[str, Any]:
-    """The limits that are set, validated (each mistake names the argument).
-
-    Raises:
-        TypeError, ValueError: a limit of the wrong kind, or no limit at all.
-    """
+    """The limits that are set, validated: a limit of the wrong kind, or no limit at all, is a
+    ``TypeError`` or ``ValueError`` naming the argument."""
     out: dict[str, Any] = {}
     for name, value in limits.items():
         if value is None:
             continue
-        if name == "max_calls_per_tool":
-            if isinstance(value, Mapping):
-                out[name] = {
-                    str(t): _count_limit(f"{name}[{t!r}]", v, where) for t, v in value.items()
-                }
-            else:
-                out[name] = _count_limit(name, value, where)
+        if name == "max_calls_per_tool" and isinstance(value, Mapping):
+            out[name] = {str(t): _count_limit(f"{name}[{t!r}]", v, where) for t, v in value.items()}
         elif name in _COUNTS:
             out[name] = _count_limit(name, value, where)
         else:
@@ -82,17 +74,18 @@ def check_limits(where: str, limits: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _missing(usage: RunUsage, name: str, limit: Any) -> ValueError | None:
+def _check_measure(usage: RunUsage, name: str, limit: Any) -> None:
+    """A ``ValueError`` when the run does not carry the measure the limit ``name`` reads."""
     measure = _MEASURE.get(name)
     if measure is None:
-        return None
+        return
     reason = usage.missing.get(measure)
     if reason is None and measure == "cost":
         cost, why = cost_and_reason(usage)
         reason = why if cost is None else None
     if reason is None:
-        return None
-    return ValueError(
+        return
+    raise ValueError(
         f"{name}={limit!r} cannot be checked: {reason}. Pass the run in a form that carries "
         f"it (provider responses or a message history with usage, OpenTelemetry spans, or "
         f"toolscore_tools.calls for timing), or drop {name}."
@@ -104,10 +97,10 @@ def _call_text(usage: RunUsage, n: int) -> str:
     return f"#{n + 1} {format_call(call.tool, call.args)}"
 
 
-def _repeats(usage: RunUsage, positions: list[int] | None = None) -> list[str]:
-    """The identical calls made more than once (among ``positions``, else all)."""
+def _repeats(usage: RunUsage, positions: list[int]) -> list[str]:
+    """The identical calls made more than once among ``positions``."""
     seen: dict[str, list[int]] = {}
-    for n in range(len(usage.calls)) if positions is None else positions:
+    for n in positions:
         call = usage.calls[n]
         key = call.tool + json.dumps(call.args or {}, sort_keys=True, default=repr)
         seen.setdefault(key, []).append(n)
@@ -119,23 +112,24 @@ def _repeats(usage: RunUsage, positions: list[int] | None = None) -> list[str]:
     ]
 
 
-def _over_detail(usage: RunUsage, positions: list[int], limit: int) -> str:
-    """The calls that went over: the repeated ones, else those past the limit."""
+def _count_line(usage: RunUsage, label: str, positions: list[int], limit: int) -> tuple[bool, str]:
+    """The calls at ``positions`` against ``limit``; over it, the calls that went over: the
+    repeated ones, else those past the limit."""
+    line = f"{label}: {len(positions)}, limit {limit}"
+    if len(positions) <= limit:
+        return False, line
     repeats = _repeats(usage, positions)
     if repeats:
-        return f"repeated: {'; '.join(repeats)}"
-    past = ", ".join(_call_text(usage, n) for n in positions[limit : limit + _SHOWN])
-    more = f" and {len(positions) - limit - _SHOWN} more" if len(positions) - limit > _SHOWN else ""
-    return f"past the limit: {past}{more}"
+        detail = f"repeated: {'; '.join(repeats)}"
+    else:
+        past = ", ".join(_call_text(usage, n) for n in positions[limit : limit + _SHOWN])
+        left = len(positions) - limit - _SHOWN
+        detail = f"past the limit: {past}" + (f" and {left} more" if left > 0 else "")
+    return True, f"{line}, over by {len(positions) - limit}; {detail}"
 
 
 def _tool_calls_line(usage: RunUsage, limit: int) -> tuple[bool, str]:
-    count = len(usage.calls)
-    line = f"tool calls: {count}, limit {limit}"
-    if count <= limit:
-        return False, line
-    detail = _over_detail(usage, list(range(count)), limit)
-    return True, f"{line}, over by {count - limit}; {detail}"
+    return _count_line(usage, "tool calls", list(range(len(usage.calls))), limit)
 
 
 def _per_tool_lines(usage: RunUsage, limit: Any) -> list[tuple[bool, str]]:
@@ -143,13 +137,9 @@ def _per_tool_lines(usage: RunUsage, limit: Any) -> list[tuple[bool, str]]:
     limits = limit if isinstance(limit, dict) else dict.fromkeys(per_tool, limit)
     out = []
     for tool, cap in limits.items():
-        positions = per_tool.get(tool, [])
-        line = f"calls to {tool!r}: {len(positions)}, limit {cap}"
-        if len(positions) > cap:
-            detail = _over_detail(usage, positions, cap)
-            out.append((True, f"{line}, over by {len(positions) - cap}; {detail}"))
-        elif isinstance(limit, dict):
-            out.append((False, line))
+        over, line = _count_line(usage, f"calls to {tool!r}", per_tool.get(tool, []), cap)
+        if over or isinstance(limit, dict):
+            out.append((over, line))
     if not out:
         most = max(map(len, per_tool.values()), default=0)
         out.append((False, f"calls per tool: at most {most}, limit {limit}"))
@@ -193,36 +183,27 @@ def _duration_line(usage: RunUsage, limit: float) -> tuple[bool, str]:
     )
 
 
-def _lines(usage: RunUsage, limits: Mapping[str, Any]) -> list[tuple[bool, str]]:
-    out: list[tuple[bool, str]] = []
-    for name, limit in limits.items():
-        if name == "max_tool_calls":
-            out.append(_tool_calls_line(usage, limit))
-        elif name == "max_calls_per_tool":
-            out.extend(_per_tool_lines(usage, limit))
-        elif name == "max_model_requests":
-            out.append(_requests_line(usage, limit))
-        elif name == "max_tokens":
-            out.append(_tokens_line(usage, limit))
-        elif name == "max_cost_usd":
-            out.append(_cost_line(usage, limit))
-        else:
-            out.append(_duration_line(usage, limit))
-    return out
+_LINE = {
+    "max_tool_calls": _tool_calls_line,
+    "max_model_requests": _requests_line,
+    "max_tokens": _tokens_line,
+    "max_cost_usd": _cost_line,
+    "max_duration_s": _duration_line,
+}
 
 
 def budget_problems(run: Any, limits: Mapping[str, Any]) -> tuple[RunUsage, list[str], list[str]]:
-    """Read the run and check the (validated) limits: ``(usage, over, within)`` lines.
-
-    Raises:
-        ValueError: a limit is on a measure the run does not carry.
-    """
+    """Read the run and check the (validated) limits: ``(usage, over, within)`` lines; a limit
+    on a measure the run does not carry is a ``ValueError``."""
     usage = read_usage(run)
     for name, limit in limits.items():
-        error = _missing(usage, name, limit)
-        if error is not None:
-            raise error
-    lines = _lines(usage, limits)
+        _check_measure(usage, name, limit)
+    lines: list[tuple[bool, str]] = []
+    for name, limit in limits.items():
+        if name == "max_calls_per_tool":
+            lines.extend(_per_tool_lines(usage, limit))
+        else:
+            lines.append(_LINE[name](usage, limit))
     return usage, [t for over, t in lines if over], [t for over, t in lines if not over]
 
 

@@ -182,47 +182,24 @@ def evaluate_conversation(
     actual = _read_conversation(conversation)
     turns: list[TurnResult] = []
     for k in range(max(len(expected), len(actual))):
-        if k >= len(actual):
-            e_calls = tuple(expected[k].calls())
-            turns.append(
-                TurnResult(
-                    k,
-                    False,
-                    0.0,
-                    f"Turn {k + 1} is expected but the conversation has only {len(actual)} user "
-                    "turn(s).",
-                    e_calls,
-                    (),
-                )
-            )
+        if k < len(expected) and k < len(actual):
+            m = match_sides(expected[k], side_of_steps(actual[k]), mode, args, per_tool, strict)
+            turns.append(TurnResult(k, m.matched, m.score, m.reason, m.expected, m.actual, m))
             continue
-        side = side_of_steps(actual[k])
-        if k >= len(expected):
-            turns.append(
-                TurnResult(
-                    k,
-                    False,
-                    0.0,
-                    f"Turn {k + 1} is in the conversation but expected_turns has only "
-                    f"{len(expected)} turn(s).",
-                    (),
-                    tuple(side.calls()),
-                )
-            )
-            continue
-        match = match_sides(expected[k], side, mode, args, per_tool, strict)
+        if k < len(expected):
+            why = f"is expected but the conversation has only {len(actual)} user turn(s)."
+            e_calls, a_calls = expected[k].calls(), []
+        else:
+            why = f"is in the conversation but expected_turns has only {len(expected)} turn(s)."
+            e_calls, a_calls = [], side_of_steps(actual[k]).calls()
         turns.append(
-            TurnResult(
-                k, match.matched, match.score, match.reason, match.expected, match.actual, match
-            )
+            TurnResult(k, False, 0.0, f"Turn {k + 1} {why}", tuple(e_calls), tuple(a_calls))
         )
-    passed_turns = sum(t.passed for t in turns)
     first = next((t.index for t in turns if not t.passed), None)
-    score = sum(t.score for t in turns) / len(turns) if turns else 1.0
     return ConversationResult(
         turns=tuple(turns),
-        score=score,
-        turns_passed=passed_turns,
+        score=sum(t.score for t in turns) / len(turns) if turns else 1.0,
+        turns_passed=sum(t.passed for t in turns),
         first_failed_turn=first,
         passed=first is None,
         expected_turns=len(expected),
@@ -258,9 +235,9 @@ def assert_conversation(
         expected_turns, conversation, mode, args, per_tool, strict=strict
     )
     failed = [t for t in outcome.turns if not t.passed]
-    first_match = next((t.match for t in failed if t.match is not None), None)
-    row = first_match.result if first_match is not None else EvaluationResult()
-    record_row("assert_conversation", row, None, outcome.passed, time.perf_counter() - started)
+    first_result = next((t.result for t in failed if t.match is not None), None)
+    row = first_result if first_result is not None else EvaluationResult()
+    record_row("assert_conversation", row, None, outcome.passed, started)
     if not failed:
         return outcome
     lines = [
@@ -284,9 +261,7 @@ def assert_conversation(
             "Hint: give one expected call list per user turn ([] for a turn with no call), in "
             "the order of the user messages."
         )
-    raise ToolScoreAssertionError(
-        "\n".join(lines), result=None if first_match is None else first_match.result
-    )
+    raise ToolScoreAssertionError("\n".join(lines), result=first_result)
 
 
 TurnResult.__module__ = "toolscore"

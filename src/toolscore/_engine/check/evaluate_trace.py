@@ -6,7 +6,8 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolscore._engine.judge.evaluation import judge_tool_calls
+from toolscore._engine.judge.config import resolve_judge
+from toolscore._engine.judge.evaluation import judged_evaluate
 from toolscore._engine.read.gold_files import GoldFormatError, decode_gold
 from toolscore._engine.read.trace_files import (
     TRACE_FORMATS,
@@ -32,13 +33,9 @@ __all__ = [
 
 
 def load_gold(gold_file: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The expected calls of a gold file, with JSON-encoded matchers decoded.
-
-    Raises:
-        TraceFileNotFoundError: (a ``FileNotFoundError`` and a ``TraceFileError``) no file.
-        TraceFileError: (a ``ValueError``) empty or malformed file, an unknown matcher key, or
-            JSON nested too deeply to read.
-    """
+    """The expected calls of a gold file, with JSON-encoded matchers decoded; no file is a
+    ``TraceFileNotFoundError``, an empty or malformed one (an unknown matcher key, JSON nested
+    too deeply to read) a ``TraceFileError``."""
     name = os.fspath(gold_file)
     data = read_json_file(gold_file)
     try:
@@ -49,14 +46,8 @@ def load_gold(gold_file: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def load_trace(trace_file: str | os.PathLike[str], format: str = "auto") -> list[dict[str, Any]]:
     """The calls recorded in a trace file, as ``[{"tool": ..., "args": {...}}]`` (plus run
-    data such as ``result``, ``is_error``, ``duration`` when the format records it).
-
-    Raises:
-        ValueError: ``format`` is not one of ``TRACE_FORMATS`` ("Unsupported format").
-        TraceFileNotFoundError: no such file.
-        TraceFileError: empty or malformed file, a shape the format cannot read, or JSON
-            nested too deeply to read.
-    """
+    data such as ``result``, ``is_error``, ``duration`` when the format records it). Errors
+    as :func:`load_gold`, and a ``ValueError`` ("Unsupported format") for an unknown format."""
     check_format(format)
     name = os.fspath(trace_file)
     data = read_json_file(trace_file)
@@ -137,7 +128,14 @@ def evaluate_trace(
     semantic: dict[str, Any] | None = None
     if judge is not False and judge is not None:
         # The judge decides what exact matching rejected; every metric reflects its verdicts.
-        result, semantic = judge_tool_calls(expected, actual, judge, weights, strict, forbidden)
+        result, semantic = judged_evaluate(
+            expected,
+            actual,
+            resolve_judge(judge),
+            weights=weights,
+            strict=strict,
+            forbidden=forbidden,
+        )
     else:
         result = evaluate(expected, actual, weights=weights, strict=strict, forbidden=forbidden)
     gold_calls, calls = result.gold_calls, result.trace_calls

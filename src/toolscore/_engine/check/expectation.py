@@ -62,20 +62,15 @@ def _matching_calls(
 
 def declared_problems(declared: list[Declared], trace: CallList, strict: bool) -> list[str]:
     """Every declared call never made (with what differs), else the first one out of order."""
-    if not declared:
-        return []
-    candidates: list[list[int]] = []
-    problems: list[str] = []
-    for d in declared:
-        found = _matching_calls(trace, d.tool, d.args, strict)
-        candidates.append(found)
-        if not found:
-            problems.append(_never_made(d, trace, strict))
-    if problems:
+    candidates = [_matching_calls(trace, d.tool, d.args, strict) for d in declared]
+    problems = [
+        _never_made(d, trace, strict)
+        for d, found in zip(declared, candidates, strict=True)
+        if not found
+    ]
+    if problems or _assign(declared, candidates) is not None:
         return problems
-    if _assign(declared, candidates) is None:
-        problems.append(_order_problem(declared, candidates))
-    return problems
+    return [_order_problem(declared, candidates)]
 
 
 def _never_made(d: Declared, trace: CallList, strict: bool) -> str:
@@ -158,8 +153,6 @@ def mode_problems(
         "superset",
         strict=strict,
     )
-    if match.matched:
-        return []
     return [f"mode({mode!r}) was not met: {p}" for p in match.problems]
 
 
@@ -181,12 +174,7 @@ def forbidden_problems(
 
 
 def within_limits(limits: Mapping[str, Any]) -> dict[str, Any]:
-    """The limits of ``.within(...)``, validated (the keywords of ``assert_budget``).
-
-    Raises:
-        TypeError: an unknown keyword or a limit of the wrong kind.
-        ValueError: a negative limit, or none at all.
-    """
+    """The limits of ``.within(...)`` (the keywords of ``assert_budget``), validated."""
     unknown = sorted(set(limits) - set(LIMITS))
     if unknown:
         raise TypeError(f"within() got unknown limit(s) {unknown}; use {', '.join(LIMITS)}")
@@ -194,11 +182,7 @@ def within_limits(limits: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def budget_check(budget: Mapping[str, Any] | None, response: Any) -> tuple[list[str], str]:
-    """``.within()``: one problem per limit exceeded, and the full budget text (or ``""``).
-
-    Raises:
-        ValueError: a limit is on a measure the run does not carry.
-    """
+    """``.within()``: one problem per limit exceeded, and the full budget text (or ``""``)."""
     if budget is None:
         return [], ""
     usage, over, within = budget_problems(response, budget)

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import math
+import time
 from typing import TYPE_CHECKING, Any
 
 from toolscore._engine.score.result import SCALAR_FIELDS, EvaluationResult
@@ -51,9 +52,10 @@ def record_row(
     result: EvaluationResult,
     threshold: float | None,
     passed: bool,
-    seconds: float,
+    started: float,
 ) -> None:
-    """Add a report row to the active session's recorder (no-op outside a session)."""
+    """Add a report row, timed from ``started`` (``time.perf_counter()``), to the active
+    session's recorder (no-op outside a session)."""
     from scorekit.report import active_recorder
 
     recorder = active_recorder()
@@ -66,7 +68,7 @@ def record_row(
             function=function,
             threshold=threshold,
             passed=passed,
-            seconds=seconds,
+            seconds=time.perf_counter() - started,
         )
     )
 

@@ -80,12 +80,8 @@ class ToolscoreAssertions:
         __tracebackhide__ = True
         rate = result.redundant_rate
         if rate > max_rate:
-            _fail(
-                result,
-                msg
-                or f"Redundant call rate is {format_score(rate, max_rate)}, which exceeds the"
-                f" maximum {format_bound(max_rate)}.",
-            )
+            text = f"Redundant call rate is {format_score(rate, max_rate)}, which exceeds the"
+            _fail(result, msg or f"{text} maximum {format_bound(max_rate)}.")
 
     @staticmethod
     def assert_score(

@@ -6,6 +6,7 @@ The reassembly itself is :mod:`toolscore._engine.read.streams`; this is the asse
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
@@ -39,6 +40,10 @@ def _difference(streamed: dict[str, Any], final: dict[str, Any], strict: bool) -
     if added:
         out.append(f"argument(s) {', '.join(map(repr, added))} are not in the final response")
     return out
+
+
+def _listed(calls: list[dict[str, Any]]) -> str:
+    return ", ".join(format_call(c["tool"], c["args"]) for c in calls) or "none"
 
 
 def assert_stream_matches(
@@ -79,32 +84,26 @@ def assert_stream_matches(
     final_calls: list[dict[str, Any]] = [
         {"tool": t, "args": a} for t, a in zip(final.tools, final.args, strict=False)
     ]
-    by_tool: dict[str, list[int]] = {}
+    by_tool: dict[str, deque[int]] = {}
     for j, call in enumerate(streamed):
-        by_tool.setdefault(call["tool"], []).append(j)
-    taken: dict[str, int] = {}
+        by_tool.setdefault(call["tool"], deque()).append(j)
     problems: list[str] = []
     paired: set[int] = set()
     for i, call in enumerate(final_calls):
         tool = call["tool"]
-        rank = taken.get(tool, 0)
-        candidates = by_tool.get(tool, [])
-        if rank >= len(candidates):
+        left = by_tool.get(tool)
+        if not left:
             problems.append(
                 f"Call #{i + 1} of the final response, {format_call(tool, call['args'])}, is "
                 "missing from the stream (dropped)."
             )
             continue
-        taken[tool] = rank + 1
-        j = candidates[rank]
+        j = left.popleft()
         paired.add(j)
         diffs = _difference(streamed[j]["args"], call["args"] or {}, strict)
         if diffs:
-            problems.append(
-                f"Streamed call #{j + 1} ({tool!r}, call #{i + 1} of the final response): "
-                + "; ".join(diffs)
-                + "."
-            )
+            where = f"Streamed call #{j + 1} ({tool!r}, call #{i + 1} of the final response)"
+            problems.append(f"{where}: {'; '.join(diffs)}.")
     for j, call in enumerate(streamed):
         if j not in paired:
             problems.append(
@@ -112,18 +111,14 @@ def assert_stream_matches(
                 "the final response has no such call."
             )
     result = evaluate_calls(final_calls, streamed, strict=strict)
-    record_row("assert_stream_matches", result, None, not problems, time.perf_counter() - started)
+    record_row("assert_stream_matches", result, None, not problems, started)
     if problems:
         lines = [
             f"The stream does not match the final response: {len(problems)} problem(s).",
             *(f"  - {p}" for p in problems),
             "",
-            "Streamed calls: "
-            + (", ".join(format_call(c["tool"], c["args"]) for c in streamed) or "none")
-            + ".",
-            "Final calls: "
-            + (", ".join(format_call(c["tool"], c["args"]) for c in final_calls) or "none")
-            + ".",
+            f"Streamed calls: {_listed(streamed)}.",
+            f"Final calls: {_listed(final_calls)}.",
             "Hint: calls or arguments that the final response has and the stream lacks point at "
             "the serving stack's streaming tool-call parser (it dropped deltas), not at the model.",
         ]

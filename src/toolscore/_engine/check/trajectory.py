@@ -1,24 +1,10 @@
 """``match_trajectory()``: does the agent's run follow the expected trajectory, under a mode?
 
-Modes (as LangChain's ``agentevals`` names them):
-
-* ``strict``: the same calls in the same order. Where a side is a message history, the calls of
-  one assistant message may come in any order, and when both sides are histories they are
-  compared message by message (same number of messages, same roles);
-* ``unordered``: the same calls, any order (equal multisets);
-* ``subset``: no actual call beyond the expected ones (each actual call has its own expected
-  partner; expected calls may be left over);
-* ``superset``: every expected call is present (extra actual calls allowed).
-
-Arguments (``args=``, or per tool with ``per_tool=``): ``exact`` (the comparison rule of
-``evaluate``, matchers honoured), ``ignore``, ``subset`` (the actual call's arguments are a subset
-of the expected call's), ``superset`` (the actual call has every expected argument, extras
-allowed), or a callable ``(expected_args, actual_args) -> bool``. An expected call whose
-``args`` is ``None`` accepts any arguments.
-
-Pairing is a maximum one-to-one matching (augmenting paths), so when several calls fit one
-another a valid pairing is found whenever one exists; a greedy first-fit pairing would miss
-some. Identical argument sets (no matchers) are paired by hashing, in linear time.
+The trajectory modes (``strict``, ``unordered``, ``subset``, ``superset``) are LangChain
+``agentevals``' ones, the argument modes are described at :func:`match_trajectory`. Reading the
+sides is ``trajectory_sides`` (hand-offs included); pairing them is
+``trajectory_pairing``, a maximum one-to-one matching, so when several calls fit one another a
+valid pairing is found whenever one exists (a greedy first-fit pairing would miss some).
 """
 
 from __future__ import annotations
@@ -26,48 +12,31 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from scorekit.runtime import gc_paused
 from toolscore._engine.check.failure import ToolScoreAssertionError, record_row
-from toolscore._engine.check.trajectory_agents import (
-    actual_entries,
-    expected_entries,
-    has_agent_steps,
-    without_handoffs,
-)
 from toolscore._engine.check.trajectory_pairing import (
     CallMatcher,
     call_text,
     missing_sentence,
-    order_problems,
-    segments_match,
+    strict_order,
 )
-from toolscore._engine.check.trajectory_sides import (
-    ARGS_MODES,
-    MODES,
-    Side,
-    check_mode,
-    read_side,
-    rules_for,
-)
+from toolscore._engine.check.trajectory_sides import Side, check_mode, read_sides, rules_for
 from toolscore._engine.score.evaluate import evaluate_calls
 from toolscore._engine.score.render import render_result
 from toolscore._engine.score.result import EvaluationResult
 
-__all__ = [
-    "ARGS_MODES",
-    "MODES",
-    "Side",
-    "TrajectoryMatch",
-    "assert_trajectory",
-    "check_mode",
-    "match_sides",
-    "match_trajectory",
-    "read_side",
-]
+__all__ = ["TrajectoryMatch", "assert_trajectory", "match_sides", "match_trajectory"]
 
 _MAX_LISTED = 10
+_HOW = {
+    "strict": "the same calls in the same order",
+    "unordered": "the same calls in any order",
+    "subset": "no call beyond the expected ones",
+    "superset": "every expected call present",
+}
 
 
 # --- the result ----------------------------------------------------------------------------
@@ -110,22 +79,15 @@ class TrajectoryMatch:
     expected: tuple[dict[str, Any], ...]
     actual: tuple[dict[str, Any], ...]
     strict: bool = field(default=False, repr=False)
-    _result: list[EvaluationResult] = field(
-        default_factory=list, init=False, repr=False, compare=False
-    )
 
-    @property
+    @cached_property
     def result(self) -> EvaluationResult:
         """:func:`toolscore.evaluate` of the two call lists (computed on first use)."""
-        if not self._result:
-            self._result.append(
-                evaluate_calls(  # tool calls only: agent steps are no calls
-                    [c for c in self.expected if "tool" in c],
-                    [c for c in self.actual if "tool" in c],
-                    strict=self.strict,
-                )
-            )
-        return self._result[0]
+        return evaluate_calls(  # tool calls only: agent steps are no calls
+            [c for c in self.expected if "tool" in c],
+            [c for c in self.actual if "tool" in c],
+            strict=self.strict,
+        )
 
     @property
     def score(self) -> float:
@@ -150,8 +112,7 @@ def match_sides(
     m = CallMatcher(expected, actual, default_mode, default_rule, overrides, strict)
     n_e, n_a = len(expected.tools), len(actual.tools)
     with gc_paused():
-        in_order = segments_match(m) if mode == "strict" else None
-        pairing = in_order
+        pairing, order = strict_order(m) if mode == "strict" else (None, [])
         if pairing is None:
             pairing = m.matching(range(n_e), range(n_a))
     paired_actual = set(pairing.values())
@@ -166,25 +127,15 @@ def match_sides(
             "for it."
             for j in extra
         )
-    if mode == "strict" and not problems and in_order is None:
-        problems.extend(order_problems(m))
-    matched = not problems
-    if matched:
-        how = {
-            "strict": "the same calls in the same order",
-            "unordered": "the same calls in any order",
-            "subset": "no call beyond the expected ones",
-            "superset": "every expected call present",
-        }[mode]
-        reason = (
-            f"The {n_a} actual call(s) match the {n_e} expected call(s) under mode {mode!r} "
-            f"({how})."
-        )
-    else:
-        reason = problems[0]
-    e_calls, a_calls = expected.calls(), actual.calls()
+    problems = problems or order
+    reason = (
+        problems[0]
+        if problems
+        else f"The {n_a} actual call(s) match the {n_e} expected call(s) under mode {mode!r} "
+        f"({_HOW[mode]})."
+    )
     return TrajectoryMatch(
-        matched=matched,
+        matched=not problems,
         reason=reason,
         problems=tuple(problems),
         mode=mode,
@@ -192,8 +143,8 @@ def match_sides(
         pairs=tuple(sorted(pairing.items())),
         missing=missing,
         extra=extra,
-        expected=tuple(e_calls),
-        actual=tuple(a_calls),
+        expected=tuple(expected.calls()),
+        actual=tuple(actual.calls()),
         strict=strict,
     )
 
@@ -253,34 +204,18 @@ def match_trajectory(
         raise TypeError(f"strict must be True or False, got {strict!r}")
     check_mode(mode)
     rules_for(args, per_tool, strict)  # bad input fails before any reading
-    e, a = _read_sides(expected, actual)
-    return match_sides(e, a, mode, args, per_tool, strict)
-
-
-def _read_sides(expected: Any, actual: Any) -> tuple[Side, Side]:
-    """Both sides; with agent steps expected, the run's hand-offs and each call's agent,
-    else the run without its hand-off calls (see ``trajectory_agents``)."""
-    if has_agent_steps(expected):
-        e_tools, e_args, e_agents, _ = expected_entries(expected)
-        a_tools, a_args, a_agents, a_steps = actual_entries(actual)
-        return Side(e_tools, e_args, None, e_agents), Side(a_tools, a_args, a_steps, a_agents)
-    e = read_side(expected, "expected", True)
-    a = read_side(actual, "actual", False)
-    kept = without_handoffs(expected, a.tools, a.args, a.steps)
-    return e, (a if kept is None else Side(*kept))
+    return match_sides(*read_sides(expected, actual), mode, args, per_tool, strict)
 
 
 def trajectory_failure(match: TrajectoryMatch, title: str) -> str:
     """The failure text: the title, every problem, the calls side by side, one hint."""
     lines = [f"{title}: {match.reason}"]
     if len(match.problems) > 1:
-        lines.append("")
-        lines.append(f"Every problem ({len(match.problems)}):")
+        lines += ["", f"Every problem ({len(match.problems)}):"]
         lines.extend(f"  - {p}" for p in match.problems[:_MAX_LISTED])
         if len(match.problems) > _MAX_LISTED:
             lines.append(f"  ... and {len(match.problems) - _MAX_LISTED} more.")
-    lines.append("")
-    lines.append(render_result(match.result, hint=_hint(match)))
+    lines += ["", render_result(match.result, hint=_hint(match))]
     return "\n".join(lines)
 
 
@@ -318,9 +253,7 @@ def assert_trajectory(
     __tracebackhide__ = True
     started = time.perf_counter()
     match = match_trajectory(expected, actual, mode, args, per_tool, strict=strict)
-    record_row(
-        "assert_trajectory", match.result, None, match.matched, time.perf_counter() - started
-    )
+    record_row("assert_trajectory", match.result, None, match.matched, started)
     if not match.matched:
         raise ToolScoreAssertionError(
             trajectory_failure(match, f"The trajectory does not match (mode {mode!r})"),

@@ -7,14 +7,14 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
-from toolscore._engine.check.trajectory_agents import AGENT_STEP
-from toolscore._engine.check.trajectory_sides import ArgsRule, Side
+from toolscore._engine.check.trajectory_sides import AGENT_STEP, ArgsRule, Side
 from toolscore._engine.compare.rule import NOT_CANONICAL, canonical
 from toolscore._engine.score.render import format_call
 
-__all__ = ["CallMatcher", "call_text", "missing_sentence", "order_problems", "segments_match"]
+__all__ = ["CallMatcher", "call_text", "missing_sentence", "strict_order"]
 
 
 @dataclass
@@ -25,16 +25,12 @@ class CallMatcher:
     a: Side
     default_mode: str
     default_rule: ArgsRule | None
-    overrides: dict[str, Any]
+    overrides: dict[str, tuple[str, ArgsRule | None]]
     strict: bool
     _memo: dict[tuple[int, int], bool] = field(default_factory=dict)
 
     def _tool_rule(self, tool: str) -> tuple[str, ArgsRule | None]:
-        entry = self.overrides.get(tool)
-        if entry is None:
-            return self.default_mode, self.default_rule
-        kind, mode, rule = entry
-        return (mode if kind == "mode" else "callable"), rule
+        return self.overrides.get(tool) or (self.default_mode, self.default_rule)
 
     def fits(self, i: int, j: int) -> bool:
         tool = self.e.tools[i]
@@ -63,11 +59,10 @@ class CallMatcher:
             by_tool_a.setdefault((self.a.tools[j], self.a.agent(j)), []).append(j)
         out: dict[int, int] = {}
         for key, es in by_tool_e.items():
-            tool = key[0]
             actual = by_tool_a.get(key)
             if not actual:
                 continue
-            mode, _ = self._tool_rule(tool)
+            mode, _ = self._tool_rule(key[0])
             if mode == "ignore":
                 out.update(zip(es, actual, strict=False))
             elif mode != "exact" or not self._hash_pairs(es, actual, out):
@@ -101,10 +96,8 @@ class CallMatcher:
                 j = bucket.popleft()
                 out[i] = j
                 used.add(j)
-        if wildcards:  # args=None accepts any call to the tool: the ones left, in order
-            free = (j for j in actual if j not in used)
-            for i, j in zip(wildcards, free, strict=False):
-                out[i] = j
+        # args=None accepts any call to the tool: the ones left, in order.
+        out.update(zip(wildcards, (j for j in actual if j not in used), strict=False))
         return True
 
     def _candidates(self, tool: str, es: list[int], actual: list[int]) -> list[list[int]]:
@@ -248,43 +241,52 @@ def _handoff_sentence(m: CallMatcher, i: int, head: str, handoffs: list[int]) ->
     return f"{head}: the run never handed off to {name!r} (its hand-offs: {made or 'none'})."
 
 
-def order_problems(m: CallMatcher) -> list[str]:
-    """Strict mode with the same calls on both sides: every place where the order breaks."""
+def strict_order(m: CallMatcher) -> tuple[dict[int, int] | None, list[str]]:
+    """Strict mode: the pairing when every message (or position) lines up, else None and
+    every place where the order breaks (nothing when the sides differ in length: the
+    pairing names the missing and extra calls)."""
     e, a = m.e, m.a
     problems: list[str] = []
+    spans: list[tuple[str | None, str | None, list[int], list[int]]]
     if e.steps is not None and a.steps is not None:
         if len(e.steps) != len(a.steps):
             problems.append(
                 f"The actual history has {len(a.steps)} message(s) and the expected one "
                 f"{len(e.steps)}; strict mode compares them message by message."
             )
-        for n, ((e_role, e_calls), (a_role, a_calls)) in enumerate(
-            zip(e.steps, a.steps, strict=False)
-        ):
-            if e_role != a_role:
-                problems.append(
-                    f"Message {n + 1} is a {a_role} message where the expected history has a "
-                    f"{e_role} message."
-                )
-            elif len(m.matching(e_calls, a_calls)) != max(len(e_calls), len(a_calls)):
-                problems.append(_segment_sentence(m, n, e_calls, a_calls, "Message"))
-        return problems
-    groups = e.groups() if e.steps is not None else a.groups()
-    if groups is None:
-        for p in range(len(e.tools)):
-            if not m.fits(p, p):
-                problems.append(
-                    f"Position {p + 1} is out of order: expected {call_text(e, p)}, actual "
-                    f"{call_text(a, p)}."
-                )
-        return problems
-    start = 0
-    for n, group in enumerate(groups):
-        span = list(range(start, start + len(group)))
-        start += len(group)
-        if len(m.matching(span, span)) != len(span):
-            problems.append(_segment_sentence(m, n, span, span, "Assistant message"))
-    return problems
+        spans = [(er, ar, ec, ac) for (er, ec), (ar, ac) in zip(e.steps, a.steps, strict=False)]
+        what = "Message"
+    else:
+        if len(e.tools) != len(a.tools):
+            return None, []
+        groups = e.groups() if e.steps is not None else a.groups()
+        if groups is None:
+            bad = [p for p in range(len(e.tools)) if not m.fits(p, p)]
+            if not bad:
+                return {p: p for p in range(len(e.tools))}, []
+            return None, [
+                f"Position {p + 1} is out of order: expected {call_text(e, p)}, actual "
+                f"{call_text(a, p)}."
+                for p in bad
+            ]
+        starts = accumulate(map(len, groups), initial=0)
+        ranges = [list(range(s, s + len(g))) for s, g in zip(starts, groups, strict=False)]
+        spans = [(None, None, r, r) for r in ranges]
+        what = "Assistant message"
+    out: dict[int, int] = {}
+    for n, (e_role, a_role, e_calls, a_calls) in enumerate(spans):
+        if e_role != a_role:
+            problems.append(
+                f"Message {n + 1} is a {a_role} message where the expected history has a "
+                f"{e_role} message."
+            )
+            continue
+        part = m.matching(e_calls, a_calls) if len(e_calls) == len(a_calls) else {}
+        if len(part) == len(e_calls) == len(a_calls):
+            out.update(part)
+        else:
+            problems.append(_segment_sentence(m, n, e_calls, a_calls, what))
+    return (None, problems) if problems else (out, [])
 
 
 def _segment_sentence(
@@ -293,37 +295,3 @@ def _segment_sentence(
     expected = ", ".join(call_text(m.e, i) for i in e_calls) or "no call"
     actual = ", ".join(call_text(m.a, j) for j in a_calls) or "no call"
     return f"{what} {n + 1} is out of order: expected {expected}, actual {actual}."
-
-
-def segments_match(m: CallMatcher) -> dict[int, int] | None:
-    """Strict mode: the pairing when every message (or position) lines up, else None."""
-    e, a = m.e, m.a
-    if e.steps is not None and a.steps is not None:
-        if len(e.steps) != len(a.steps):
-            return None
-        out: dict[int, int] = {}
-        for (e_role, e_calls), (a_role, a_calls) in zip(e.steps, a.steps, strict=False):
-            if e_role != a_role or len(e_calls) != len(a_calls):
-                return None
-            part = m.matching(e_calls, a_calls)
-            if len(part) != len(e_calls):
-                return None
-            out.update(part)
-        return out
-    if len(e.tools) != len(a.tools):
-        return None
-    groups = e.groups() if e.steps is not None else a.groups()
-    if groups is None:
-        if all(m.fits(p, p) for p in range(len(e.tools))):
-            return {p: p for p in range(len(e.tools))}
-        return None
-    out = {}
-    start = 0
-    for group in groups:
-        span = list(range(start, start + len(group)))
-        start += len(group)
-        part = m.matching(span, span)
-        if len(part) != len(span):
-            return None
-        out.update(part)
-    return out

@@ -1,6 +1,8 @@
 """Argument matcher objects for use inside expected-args dicts.
 
-Behind :mod:`toolscore.matchers`, which re-exports it (the same objects).
+Behind :mod:`toolscore.matchers`, which re-exports it (the same objects). Matchers decided in
+one batch before pairing (``Matcher.batched``, e.g. ``Semantic``; the judge lives in ``judge/``)
+are found by :func:`has_batched` and fed by :func:`prefetch_batched`.
 """
 
 from __future__ import annotations
@@ -32,9 +34,6 @@ class Matcher(ABC):
         except Exception:
             return False
 
-    def __ne__(self, other: object) -> bool:
-        return not self.__eq__(other)
-
     __hash__ = object.__hash__
 
     #: True for a matcher whose verdicts cost a round trip (a judge): the evaluation then
@@ -60,6 +59,11 @@ class Matcher(ABC):
 
     def __invert__(self) -> Matcher:
         return _Not(self)
+
+
+# Exact types no matcher has: checking the type first spares the costly ABC isinstance on
+# every plain value.
+PLAIN_TYPES = frozenset((str, int, float, bool, type(None), list, dict, tuple))
 
 
 def _as_matcher(value: object) -> Matcher:
@@ -135,9 +139,10 @@ class Regex(Matcher):
 
     def __repr__(self) -> str:
         pattern = _pattern_repr(self.pattern)
-        if self.flags:
-            return f"Regex({pattern}, flags={_flags_repr(self.flags)})"
-        return f"Regex({pattern})"
+        if not self.flags:
+            return f"Regex({pattern})"
+        names = [f"re.{f.name}" for f in re.RegexFlag if f.name and self.flags & f.value]
+        return f"Regex({pattern}, flags={' | '.join(names) if names else self.flags})"
 
 
 def _pattern_repr(pattern: str) -> str:
@@ -149,11 +154,6 @@ def _pattern_repr(pattern: str) -> str:
         if quote not in pattern:
             return f"r{quote}{pattern}{quote}"
     return plain
-
-
-def _flags_repr(flags: int) -> str:
-    names = [f"re.{flag.name}" for flag in re.RegexFlag if flag.name and flags & flag.value]
-    return " | ".join(names) if names else str(flags)
 
 
 def _is_number(value: object) -> bool:
@@ -296,40 +296,38 @@ class IsType(Matcher):
         return f"IsType({', '.join(t.__name__ for t in self.types)})"
 
 
-class _AllOf(Matcher):
-    """Both/all matchers must match (``a & b``)."""
+class _Combination(Matcher):
+    """Matchers joined by one operator; nested joins of the same kind are flattened."""
 
     parts: tuple[Matcher, ...]
+    _symbol: ClassVar[str]
 
     def __init__(self, *parts: Matcher) -> None:
         flat: list[Matcher] = []
         for part in parts:
-            flat.extend(part.parts if isinstance(part, _AllOf) else (part,))
+            flat.extend(part.parts if isinstance(part, type(self)) else (part,))
         self.parts = tuple(flat)
+
+    def __repr__(self) -> str:
+        return f" {self._symbol} ".join(_wrap(part, _Combination) for part in self.parts)
+
+
+class _AllOf(_Combination):
+    """Both/all matchers must match (``a & b``)."""
+
+    _symbol = "&"
 
     def matches(self, value: Any) -> bool:
         return all(part == value for part in self.parts)
 
-    def __repr__(self) -> str:
-        return " & ".join(_wrap(part, _AnyOf) for part in self.parts)
 
-
-class _AnyOf(Matcher):
+class _AnyOf(_Combination):
     """At least one matcher must match (``a | b``)."""
 
-    parts: tuple[Matcher, ...]
-
-    def __init__(self, *parts: Matcher) -> None:
-        flat: list[Matcher] = []
-        for part in parts:
-            flat.extend(part.parts if isinstance(part, _AnyOf) else (part,))
-        self.parts = tuple(flat)
+    _symbol = "|"
 
     def matches(self, value: Any) -> bool:
         return any(part == value for part in self.parts)
-
-    def __repr__(self) -> str:
-        return " | ".join(_wrap(part, _AllOf) for part in self.parts)
 
 
 class _Not(Matcher):
@@ -345,9 +343,58 @@ class _Not(Matcher):
         return self.inner
 
     def __repr__(self) -> str:
-        return f"~{_wrap(self.inner, _AllOf, _AnyOf)}"
+        return f"~{_wrap(self.inner, _Combination)}"
 
 
-def _wrap(part: Matcher, *needs_parens: type[Matcher]) -> str:
+def _wrap(part: Matcher, needs_parens: type) -> str:
     text = repr(part)
     return f"({text})" if isinstance(part, needs_parens) else text
+
+
+def batched_parts(value: Any) -> list[Matcher]:
+    """The batched matchers in ``value``: itself, or inside ``&``, ``|`` and ``~``."""
+    if isinstance(value, Matcher) and type(value).batched:
+        return [value]
+    inner = getattr(value, "inner", None)
+    parts = getattr(value, "parts", None) or ([inner] if isinstance(inner, Matcher) else [])
+    found: list[Matcher] = []
+    for part in parts:
+        found.extend(batched_parts(part))
+    return found
+
+
+def has_batched(all_args: Sequence[dict[str, Any] | None]) -> bool:
+    """True when a batched matcher sits in some expected argument (composed or not)."""
+    plain = PLAIN_TYPES
+    for args in all_args:
+        if args and not plain.issuperset(map(type, args.values())):
+            break
+    else:
+        return False
+    return any(
+        type(value) not in plain and isinstance(value, Matcher) and batched_parts(value)
+        for args in all_args
+        if args
+        for value in args.values()
+    )
+
+
+def prefetch_batched(
+    gold_tools: Sequence[str],
+    gold_args: Sequence[dict[str, Any] | None],
+    trace_tools: Sequence[str],
+    trace_args: Sequence[dict[str, Any] | None],
+) -> None:
+    """Call ``prefetch`` once per batched matcher class with everything its matchers may meet."""
+    by_tool: dict[str, list[dict[str, Any]]] = {}
+    for tool, args in zip(trace_tools, trace_args, strict=True):
+        if args:
+            by_tool.setdefault(tool, []).append(args)
+    wanted: dict[type[Matcher], list[tuple[Matcher, str, list[Any]]]] = {}
+    for tool, args in zip(gold_tools, gold_args, strict=True):
+        for name, value in (args or {}).items():
+            for matcher in batched_parts(value):
+                seen = [actual[name] for actual in by_tool.get(tool, []) if name in actual]
+                wanted.setdefault(type(matcher), []).append((matcher, f"{tool}.{name}", seen))
+    for kind, entries in wanted.items():
+        kind.prefetch(entries)

@@ -16,7 +16,7 @@ import math
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from toolscore._engine.compare.matchers import Matcher, _safe_eq
+from toolscore._engine.compare.matchers import PLAIN_TYPES, Matcher, _safe_eq
 
 __all__ = [
     "NOT_CANONICAL",
@@ -45,11 +45,6 @@ def values_match(expected: Any, actual: Any, strict: bool = False) -> bool:
             if where is not None:
                 raise SelfContainingValue(where) from None
         return _match_nested(expected, actual, strict)
-
-
-# Exact types no matcher has: checking the type first spares the costly ABC isinstance on
-# every plain expected value.
-_PLAIN_TYPES = frozenset((str, int, float, bool, type(None), list, dict, tuple))
 
 
 def _rule(e: Any, a: Any, strict: bool) -> bool | list[tuple[Any, Any]]:
@@ -85,7 +80,7 @@ def _rule(e: Any, a: Any, strict: bool) -> bool | list[tuple[Any, Any]]:
 
 
 def _match(expected: Any, actual: Any, strict: bool) -> bool:
-    if type(expected) not in _PLAIN_TYPES and isinstance(expected, Matcher):
+    if type(expected) not in PLAIN_TYPES and isinstance(expected, Matcher):
         return bool(expected == actual)
     verdict = _rule(expected, actual, strict)
     if verdict is True or verdict is False:
@@ -162,7 +157,7 @@ def contains_matcher(value: Any) -> bool:
     kind = type(value)
     if kind is str or kind is int or kind is float or kind is bool or value is None:
         return False
-    if kind not in _PLAIN_TYPES and isinstance(value, Matcher):
+    if kind not in PLAIN_TYPES and isinstance(value, Matcher):
         return True
     if isinstance(value, dict):
         return any(contains_matcher(v) for v in value.values())
@@ -171,12 +166,19 @@ def contains_matcher(value: Any) -> bool:
     return False
 
 
-class _NotCanonical:
+class _Sentinel:
+    """A form no user value has (users never hold these objects)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
     def __repr__(self) -> str:
-        return "NOT_CANONICAL"
+        return self.name
 
 
-NOT_CANONICAL: Any = _NotCanonical()
+NOT_CANONICAL: Any = _Sentinel("NOT_CANONICAL")
 """Returned by :func:`canonical` for values the hash shortcut cannot handle (NaN, objects)."""
 
 
@@ -205,24 +207,12 @@ def canonical(value: Any, strict: bool = False) -> Any:
         return NOT_CANONICAL
 
 
-class _Sentinel:
-    """A form no user value has (users never hold these objects)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"<{self.name}>"
-
-
 # Forms are untagged where Python's own == already agrees with the rule (str, int, float,
 # None, tuples for sequences, frozensets for mappings: no two of these kinds are ever equal).
 # Only what Python would confuse is tagged: True == 1 (bools), and in strict mode 1 == 1.0
 # (floats) and [1] vs (1,) (tuples).
-_TRUE, _FALSE = _Sentinel("true"), _Sentinel("false")
-_FLOAT, _TUPLE = _Sentinel("float"), _Sentinel("tuple")
+_TRUE, _FALSE = _Sentinel("<true>"), _Sentinel("<false>")
+_FLOAT, _TUPLE = _Sentinel("<float>"), _Sentinel("<tuple>")
 _KEY_TYPES = frozenset((str, int))
 
 
@@ -301,8 +291,5 @@ def args_satisfy(args: Mapping[str, Any] | None, wanted: Mapping[str, Any], stri
         >>> args_satisfy({"path": "/etc/passwd", "mode": "r"}, {"path": "/etc/passwd"}, False)
         True
     """
-    if not wanted:
-        return True
-    if not args:
-        return False
+    args = args or {}
     return all(k in args and values_match(v, args[k], strict) for k, v in wanted.items())

@@ -34,7 +34,6 @@ from typing import Any
 from scorekit.format import finite_float
 
 __all__ = [
-    "EXTREMES",
     "LONG_STRING_LENGTH",
     "MAX_ITEMS",
     "MAX_LENGTH",
@@ -43,9 +42,6 @@ __all__ = [
     "json_required",
     "json_types",
 ]
-
-#: What ``extreme`` may be: the smallest or the largest value a schema allows.
-EXTREMES = ("low", "high")
 
 #: Length of the "very long string" edge case.
 LONG_STRING_LENGTH = 10_000
@@ -205,8 +201,7 @@ class SchemaValues:
             return types[0]
         if "enum" in schema or "const" in schema:
             enum = schema.get("enum")
-            values = enum if isinstance(enum, list) and enum else [schema.get("const")]
-            return _type_of(values[0])
+            return _type_of(enum[0] if isinstance(enum, list) and enum else schema.get("const"))
         if "properties" in schema:
             return "object"
         if "items" in schema:
@@ -309,35 +304,26 @@ class SchemaValues:
     def _string(
         self, schema: dict[str, Any], variant: int, name: str, extreme: str | None = None
     ) -> str:
-        fmt = schema.get("format")
-        pool: list[str]
-        shaped = (isinstance(fmt, str) and fmt in _FORMATS) or isinstance(
-            schema.get("pattern"), str
-        )
+        fmt, pattern = schema.get("format"), schema.get("pattern")
+        pool = _FORMATS.get(fmt) if isinstance(fmt, str) else None
+        low, high = _length(schema.get("minLength")), _length(schema.get("maxLength"))
         if extreme is not None:
-            if not shaped:  # a format or pattern keeps its one well-formed value
-                low, high = _length(schema.get("minLength")), _length(schema.get("maxLength"))
-                low = low if low is not None and low > 0 else 0
-                high = high if high is not None and high >= low else None
+            if pool is None and not isinstance(pattern, str):
+                # A format or pattern keeps its one well-formed value.
+                least = max(low or 0, 0)
+                most = high if high is not None and high >= least else None
                 if extreme == "low":
-                    return "x" * low if low or high == 0 else "x"
-                if high is not None:
-                    return "x" * high
+                    return "x" * least if least or most == 0 else "x"
+                if most is not None:
+                    return "x" * most
             variant = 0
-        if isinstance(fmt, str) and fmt in _FORMATS:
-            pool = _FORMATS[fmt]
-        else:
+        if pool is None:
             pool = next((values for rx, values in _BY_NAME if rx.search(name)), _WORDS)
-        pattern = schema.get("pattern")
         if isinstance(pattern, str):
-            fitting = _fitting(pattern, [*pool, *_PATTERN_CANDIDATES])
-            pool = fitting or pool
+            pool = _fitting(pattern, [*pool, *_PATTERN_CANDIDATES]) or pool
         value = pool[0] if variant == 0 else self.rng.choice(pool)
-        low = _length(schema.get("minLength"))
-        high = _length(schema.get("maxLength"))
         if low is not None and len(value) < low:
-            value = (value + " ") * (low // (len(value) + 1) + 1)
-            value = value[:low]
+            value = ((value + " ") * (low // (len(value) + 1) + 1))[:low]
         if high is not None and high >= 0 and len(value) > high:
             value = value[:high]
         return value
@@ -370,17 +356,14 @@ class SchemaValues:
                 value = math.ceil(steps) * step
                 if high is not None and value > high:
                     value -= step
-        if integer:
-            return int(value)
-        return float(value)
+        return _num(value, integer)
 
     def _array(
         self, schema: dict[str, Any], variant: int, name: str, depth: int, extreme: str | None
     ) -> list[Any]:
         items = schema.get("items")
         items = self.resolve(items) if isinstance(items, dict) else {}
-        low = _length(schema.get("minItems"), MAX_ITEMS)
-        low = low if low is not None and low > 0 else 0
+        low = max(_length(schema.get("minItems"), MAX_ITEMS) or 0, 0)
         high = _length(schema.get("maxItems"), MAX_ITEMS)
         if extreme == "low":
             count = low
@@ -409,16 +392,14 @@ class SchemaValues:
             allowed |= set(json_types(branch))
         if "number" in allowed:
             allowed.add("integer")
-        for value, kind in (
+        wrong = (
             (12345, "integer"),
             ("not a number", "string"),
             (["not", "an", "object"], "array"),
             ({"unexpected": True}, "object"),
             (True, "boolean"),
-        ):
-            if kind not in allowed:
-                return value
-        return None
+        )
+        return next((value for value, kind in wrong if kind not in allowed), None)
 
     def out_of_range(self, schema: Any) -> list[tuple[Any, str]]:
         """Values just outside the schema's bounds, each with what it breaks."""
@@ -450,20 +431,16 @@ class SchemaValues:
         return out
 
 
+# JSON type names by Python type, bool before int (a bool is an int in Python).
+_JSON_TYPES = ((bool, "boolean"), (int, "integer"), (float, "number"), (list, "array"))
+
+
 def _type_of(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, list):
-        return "array"
     if isinstance(value, dict):
         return "object"
     if value is None:
         return "null"
-    return "string"
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), "string")
 
 
 def _length(value: Any, limit: int = MAX_LENGTH) -> int | None:

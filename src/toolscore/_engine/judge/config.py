@@ -113,11 +113,8 @@ def _judge_for_config(config: JudgeConfig) -> Judge:
             " OpenAI-compatible endpoint (the provider's own, LiteLLM or OpenRouter) with"
             " JudgeConfig(model=..., base_url=...)"
         )
-    if (
-        isinstance(config.max_retries, bool)
-        or not isinstance(config.max_retries, int)
-        or (config.max_retries < 0)
-    ):
+    retries = config.max_retries
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
         raise ValueError("JudgeConfig(max_retries=...) must be an integer >= 0")
     session = current_session()
     key = astuple(config)
@@ -136,9 +133,8 @@ def _judge_for_config(config: JudgeConfig) -> Judge:
         if config.api_key:
             changes["api_key"] = config.api_key
         settings = session.settings.replace(**changes)
-        backend = build_backend(settings)
-        judge = Judge(
-            backend,
+        judge = known[key] = Judge(
+            build_backend(settings),
             max_concurrency=settings.max_concurrency,
             cache=open_cache(settings, session.cache_dir_factory),
             cache_mode=settings.cache,
@@ -146,7 +142,6 @@ def _judge_for_config(config: JudgeConfig) -> Judge:
             max_retries=config.max_retries,
             surface=settings.surface,
         )
-        known[key] = judge
         return judge
 
 

@@ -5,22 +5,22 @@ literal (not a matcher: a matcher is the author's own rule), becomes one equival
 All items go to the judge together (batched, concurrent, cached by the judge layer); each
 judged value is then wrapped in a :class:`JudgedValue` that accepts the actual values the
 judge called equivalent, and the evaluation runs again, so every metric, the failure text and
-the reports agree with the verdicts. The doors: ``evaluate_trace(judge=...)``
-(:func:`judge_tool_calls`) and ``toolscore.metrics.llm_judge``'s
-:func:`calculate_semantic_correctness` / :func:`calculate_batch_semantic_correctness`.
+the reports agree with the verdicts. The doors: ``evaluate_trace(judge=...)`` and
+``toolscore.metrics.llm_judge``'s :func:`calculate_semantic_correctness` /
+:func:`calculate_batch_semantic_correctness`.
 The ``Semantic`` matcher's own path is :mod:`toolscore._engine.judge.semantic`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from toolscore._engine.compare.matchers import Matcher
 from toolscore._engine.compare.rule import NOT_CANONICAL, canonical, values_match
 from toolscore._engine.judge.config import JudgeConfig, resolve_judge
-from toolscore._engine.judge.verdicts import equivalence_item, judge_items
-from toolscore._engine.score.details import jsonable
+from toolscore._engine.judge.semantic import equivalence_item, judge_items
+from toolscore._engine.score.details import ArgumentDetail, jsonable
 from toolscore._engine.score.evaluate import evaluate_calls
 from toolscore._engine.score.result import EvaluationResult
 
@@ -32,9 +32,7 @@ __all__ = [
     "JudgedValue",
     "calculate_batch_semantic_correctness",
     "calculate_semantic_correctness",
-    "judge_tool_calls",
     "judged_evaluate",
-    "mismatch_items",
     "semantic_metrics",
 ]
 
@@ -72,21 +70,19 @@ class JudgedValue(Matcher):
         return repr(self.value)
 
 
-def _mismatches(result: EvaluationResult) -> list[tuple[EquivalenceItem, int, str, Any]]:
+def _mismatches(result: EvaluationResult) -> list[tuple[EquivalenceItem, int, ArgumentDetail]]:
     """Every argument the rule rejected on a paired call whose expected value is a literal:
-    (item, expected call index, argument name, actual value)."""
-    out = []
-    for pair in result.pairs:
-        for arg in pair.arguments:
-            if arg.status == "mismatch" and not isinstance(arg.expected, Matcher):
-                item = equivalence_item(f"{pair.tool}.{arg.name}", arg.expected, arg.actual)
-                out.append((item, pair.expected_index, arg.name, arg.actual))
-    return out
-
-
-def mismatch_items(result: EvaluationResult) -> list[EquivalenceItem]:
-    """The equivalence items of :func:`judged_evaluate` for an evaluation."""
-    return [item for item, _, _, _ in _mismatches(result)]
+    (item, expected call index, the argument)."""
+    return [
+        (
+            equivalence_item(f"{pair.tool}.{arg.name}", arg.expected, arg.actual),
+            pair.expected_index,
+            arg,
+        )
+        for pair in result.pairs
+        for arg in pair.arguments
+        if arg.status == "mismatch" and not isinstance(arg.expected, Matcher)
+    ]
 
 
 def judged_evaluate(
@@ -98,30 +94,22 @@ def judged_evaluate(
     strict: bool = False,
     forbidden: Any = None,
 ) -> tuple[EvaluationResult, dict[str, Any]]:
-    """Evaluate, let the judge decide the arguments exact matching rejected, evaluate again.
-
-    Returns:
-        The evaluation with the verdicts applied, and the semantic metrics (see
-        :func:`semantic_metrics`).
-    """
+    """Evaluate, let the judge decide the arguments exact matching rejected, evaluate again:
+    the evaluation with the verdicts applied, and :func:`semantic_metrics`."""
     first = evaluate_calls(expected, actual, weights, strict, forbidden=forbidden)
     wrapped: dict[tuple[int, str], JudgedValue] = {}
     spots = _mismatches(first)
-    items = [item for item, _, _, _ in spots]
+    items = [item for item, _, _ in spots]
     verdicts = judge_items(judge, items) if items else []
-    for (_, index, name, value), verdict in zip(spots, verdicts, strict=True):
-        holder = wrapped.get((index, name))
-        if holder is None:
-            original = first.gold.args[index]
-            assert original is not None
-            holder = wrapped[(index, name)] = JudgedValue(original[name], strict)
-        holder.add(value, verdict)
+    for (_, index, arg), verdict in zip(spots, verdicts, strict=True):
+        holder = wrapped.setdefault((index, arg.name), JudgedValue(arg.expected, strict))
+        holder.add(arg.actual, verdict)
     result = first
     if wrapped:
         gold = []
         for i, call in enumerate(first.gold_calls):
             args = call.args
-            if args is not None and any((i, n) in wrapped for n in args):
+            if args is not None:
                 args = {n: wrapped.get((i, n), v) for n, v in args.items()}
             gold.append({"tool": call.tool, "args": args})
         result = evaluate_calls(gold, list(first.trace.items), weights, strict, forbidden=forbidden)
@@ -173,10 +161,9 @@ def semantic_metrics(result: EvaluationResult, judge: Judge) -> dict[str, Any]:
             "all arguments agree" if pair.ok else "arguments differ (no judged argument)"
         )
     longest = max(len(result.gold), len(result.trace))
-    score = sum(per_call) / longest if longest else 1.0
     methods = sorted({j["method"] for j in judged})
     out: dict[str, Any] = {
-        "semantic_score": score,
+        "semantic_score": sum(per_call) / longest if longest else 1.0,
         "per_call_scores": per_call,
         "explanations": explanations,
         "model_used": (
@@ -257,7 +244,7 @@ def calculate_batch_semantic_correctness(
     """
     resolved = resolve_judge(judge)
     cases = [(_as_calls(g), _as_calls(t)) for g, t in evaluations]
-    items = [item for g, t in cases for item in mismatch_items(evaluate_calls(g, t))]
+    items = [spot[0] for g, t in cases for spot in _mismatches(evaluate_calls(g, t))]
     if items:
         judge_items(resolved, items)  # one batch; each case below reads the memo
     results = [judged_evaluate(g, t, resolved)[1] for g, t in cases]
@@ -268,34 +255,3 @@ def calculate_batch_semantic_correctness(
         "total_evaluations": len(scores),
         "results": results,
     }
-
-
-def judge_tool_calls(
-    expected: Any,
-    actual: Any,
-    judge: Any,
-    weights: Mapping[str, float] | None = None,
-    strict: bool = False,
-    forbidden: Sequence[Mapping[str, Any]] | None = None,
-) -> tuple[EvaluationResult, dict[str, Any]]:
-    """The evaluation with the judge's verdicts applied, and ``semantic_metrics``.
-
-    Args:
-        expected: the expected calls.
-        actual: the calls the agent made.
-        judge: what the caller passed as ``judge=`` (``True`` for the session's judge, a model
-            name, or a ``JudgeConfig``); never ``False`` or ``None`` here.
-        weights / strict / forbidden: as for :func:`toolscore.evaluate`.
-
-    Raises:
-        JudgeUnavailableError: the judge failed after its retries.
-        JudgeConfigError: the judge cannot be built (missing key, endpoint or model).
-    """
-    return judged_evaluate(
-        expected,
-        actual,
-        resolve_judge(judge),
-        weights=weights,
-        strict=strict,
-        forbidden=forbidden,
-    )

@@ -1,24 +1,70 @@
 """``Semantic``: the matcher a judge decides, kept out of the pure matchers of ``compare/``.
 
-Behind :mod:`toolscore.matchers` (with :mod:`toolscore._engine.compare.matchers`).
+Behind :mod:`toolscore.matchers` (with :mod:`toolscore._engine.compare.matchers`). Also the
+judge's verdicts on argument pairs, memoised per judge for the process: every door to the
+tool-call judge asks :func:`judge_items` (``Semantic``, judged evaluation), so a ``Semantic``
+matcher's ``==`` after the batch before pairing costs nothing.
 """
 
 from __future__ import annotations
 
+import json
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from toolscore._engine.compare.matchers import Matcher
 from toolscore._engine.compare.rule import values_match
 from toolscore._engine.judge.config import resolve_judge
-from toolscore._engine.judge.verdicts import (
-    equivalence_item,
-    judge_items,
-    known_verdict,
-    verdict_for,
-)
+from toolscore._engine.score.details import jsonable
 
-__all__ = ["Semantic"]
+if TYPE_CHECKING:
+    from scorekit.judges import EquivalenceItem, Judge, Verdict
+
+__all__ = ["Semantic", "equivalence_item", "judge_items"]
+
+_MEMO_SIZE = 8192
+# Verdicts per judge (dropped with the judge), most recent last.
+_memo: weakref.WeakKeyDictionary[Judge, OrderedDict[str, Verdict]] = weakref.WeakKeyDictionary()
+_memo_lock = threading.Lock()
+
+
+def equivalence_item(label: str, expected: Any, actual: Any) -> EquivalenceItem:
+    from scorekit.judges import EquivalenceItem
+
+    return EquivalenceItem(label, jsonable(expected), jsonable(actual))
+
+
+def judge_items(judge: Judge, items: Sequence[EquivalenceItem]) -> list[Verdict]:
+    """Verdicts for ``items`` from ``judge`` (memoised per judge for the process).
+
+    Raises:
+        JudgeUnavailableError / CacheMissError: the judge failed or the replay cache missed.
+    """
+    from scorekit.judges import run_sync
+
+    with _memo_lock:
+        table = _memo.setdefault(judge, OrderedDict())
+        known: dict[str, Verdict | None] = {_pair_key(i): table.get(_pair_key(i)) for i in items}
+    missing = [i for i in items if known[_pair_key(i)] is None]
+    if missing:
+        fresh = run_sync(judge.equivalence(missing))
+        with _memo_lock:
+            table = _memo.setdefault(judge, OrderedDict())
+            for item, verdict in zip(missing, fresh, strict=True):
+                key = _pair_key(item)
+                known[key] = table[key] = verdict
+                table.move_to_end(key)
+            while len(table) > _MEMO_SIZE:
+                table.popitem(last=False)
+    return cast("list[Verdict]", [known[_pair_key(item)] for item in items])
+
+
+def _pair_key(item: EquivalenceItem) -> str:
+    """The memo's key: the two values (not the label, which a plain ``==`` does not know)."""
+    return json.dumps([item.expected, item.actual], sort_keys=True, default=repr)
 
 
 class Semantic(Matcher):
@@ -60,13 +106,18 @@ class Semantic(Matcher):
 
     def verdict(self, actual: Any) -> Any:
         """The judge's verdict on ``actual`` if it was reached (None otherwise)."""
-        return known_verdict(self.resolved_judge(), self.value, actual)
+        judge = self.resolved_judge()
+        key = _pair_key(equivalence_item("", self.value, actual))
+        with _memo_lock:
+            return _memo.setdefault(judge, OrderedDict()).get(key)
 
     def matches(self, value: Any) -> bool:
         if values_match(self.value, value):
             return True
         try:
-            return bool(verdict_for(self.resolved_judge(), "value", self.value, value).equivalent)
+            judge = self.resolved_judge()
+            item = equivalence_item("value", self.value, value)
+            return bool(judge_items(judge, [item])[0].equivalent)
         except Exception as exc:
             self.last_error = exc
             raise

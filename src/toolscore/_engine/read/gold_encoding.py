@@ -24,41 +24,45 @@ from toolscore._engine.compare.matchers import (
     _Not,
 )
 
-__all__ = ["REGEX_FLAGS", "MatcherEncodingError", "encode_value"]
+__all__ = ["REGEX_FLAGS", "TYPE_NAMES", "MatcherEncodingError", "encode_value"]
 
 #: The letters of ``"flags"`` in ``{"$regex": ..., "flags": "im"}``.
 REGEX_FLAGS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
+#: The names of ``{"$type": ...}``; a type is written back by its first name.
+TYPE_NAMES: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "integer": (int,),
+    "float": (float,),
+    "number": (int, float),
+    "str": (str,),
+    "string": (str,),
+    "bool": (bool,),
+    "boolean": (bool,),
+    "list": (list,),
+    "array": (list,),
+    "dict": (dict,),
+    "object": (dict,),
+    "null": (type(None),),
+    "none": (type(None),),
+}
 
 
 class MatcherEncodingError(ValueError):
     """A value cannot be written as JSON (the message names where it sits and why)."""
 
 
-_TYPE_SPELLING: dict[type, str] = {
-    int: "int",
-    float: "float",
-    str: "str",
-    bool: "bool",
-    list: "list",
-    dict: "dict",
-    type(None): "null",
-}
-_FLAG_LETTERS = {flag: letter for letter, flag in REGEX_FLAGS.items()}
+# Each type's first name (read in reverse, so the first one is written last).
+_TYPE_SPELLING = {types[0]: name for name, types in reversed(TYPE_NAMES.items()) if len(types) == 1}
+_WRITABLE_FLAGS = re.UNICODE | re.IGNORECASE | re.MULTILINE | re.DOTALL | re.VERBOSE
 
 
 def _encode_flags(flags: int, where: str) -> str:
-    letters = ""
-    rest = flags
-    for flag, letter in _FLAG_LETTERS.items():
-        if rest & flag:
-            letters += letter
-            rest &= ~flag
-    if rest & ~re.UNICODE:
+    if flags & ~_WRITABLE_FLAGS:
         raise MatcherEncodingError(
             f"{where}: Regex flags {flags!r} cannot be written as JSON; "
             "only re.IGNORECASE, re.MULTILINE, re.DOTALL and re.VERBOSE can"
         )
-    return letters
+    return "".join(letter for letter, flag in REGEX_FLAGS.items() if flags & flag)
 
 
 def _encode_approx(m: Approx, where: str) -> dict[str, Any]:
@@ -114,7 +118,7 @@ def _encode_matcher(m: Matcher, where: str) -> Any:
         return {"$not": encode_value(m.inner, f"{where}.$not")}
     if isinstance(m, _Equals):
         return encode_value(m.value, where)
-    from toolscore._engine.bfcl.matchers import BFCLDict, BFCLString
+    from toolscore._engine.bfcl.matchers import BFCLDict, BFCLString  # imported when first needed
 
     if isinstance(m, BFCLString):
         return m.to_json()
@@ -126,10 +130,6 @@ def _encode_matcher(m: Matcher, where: str) -> Any:
         "Regex, Approx, OneOf, Contains, IsType, BFCLString, BFCLDict and their &, |, ~ "
         "combinations"
     )
-
-
-def _needs_literal(value: Any) -> bool:
-    return isinstance(value, dict) and any(isinstance(k, str) and k.startswith("$") for k in value)
 
 
 def encode_value(value: Any, where: str = "value") -> Any:
@@ -166,13 +166,13 @@ def _encode(value: Any, where: str, literal: bool) -> Any:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
+        if not math.isfinite(value):
             raise MatcherEncodingError(f"{where}: {value!r} has no JSON form; use a string")
         return value
     if isinstance(value, (list, tuple)):
         return [_encode(v, f"{where}[{i}]", literal) for i, v in enumerate(value)]
     if isinstance(value, dict):
-        wrap = not literal and _needs_literal(value)
+        wrap = not literal and any(isinstance(k, str) and k.startswith("$") for k in value)
         out: dict[str, Any] = {}
         for k, v in value.items():
             if not isinstance(k, str):

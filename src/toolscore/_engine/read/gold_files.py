@@ -48,40 +48,8 @@ from toolscore._engine.compare.matchers import (
     _as_matcher,
     _Not,
 )
-from toolscore._engine.read.gold_encoding import REGEX_FLAGS
+from toolscore._engine.read.gold_encoding import REGEX_FLAGS, TYPE_NAMES
 from toolscore._engine.read.trace_files import TraceFileError
-
-MATCHER_KEYS = (
-    "$any",
-    "$regex",
-    "$approx",
-    "$one_of",
-    "$contains",
-    "$type",
-    "$all_of",
-    "$any_of",
-    "$not",
-    "$literal",
-    "$bfcl_string",
-    "$bfcl_dict",
-)
-
-_TYPE_NAMES: dict[str, tuple[type, ...]] = {
-    "int": (int,),
-    "integer": (int,),
-    "float": (float,),
-    "number": (int, float),
-    "str": (str,),
-    "string": (str,),
-    "bool": (bool,),
-    "boolean": (bool,),
-    "list": (list,),
-    "array": (list,),
-    "dict": (dict,),
-    "object": (dict,),
-    "null": (type(None),),
-    "none": (type(None),),
-}
 
 
 class GoldFormatError(TraceFileError):
@@ -100,7 +68,6 @@ def _allowed(spec: Mapping[str, Any], where: str, key: str, extra: tuple[str, ..
 
 
 def _regex(spec: Mapping[str, Any], where: str) -> Matcher:
-    _allowed(spec, where, "$regex", ("flags",))
     pattern = spec["$regex"]
     if not isinstance(pattern, str):
         raise _fail(where, f"$regex needs a string pattern, got {pattern!r}")
@@ -122,7 +89,6 @@ def _number(value: Any, where: str, what: str) -> float:
 
 
 def _approx(spec: Mapping[str, Any], where: str) -> Matcher:
-    _allowed(spec, where, "$approx", ("rel", "abs"))
     value = _number(spec["$approx"], where, "$approx")
     rel = _number(spec.get("rel", 1e-6), where, "$approx 'rel'")
     abs_tol = _number(spec.get("abs", 0.0), where, "$approx 'abs'")
@@ -133,7 +99,6 @@ def _approx(spec: Mapping[str, Any], where: str) -> Matcher:
 
 
 def _one_of(spec: Mapping[str, Any], where: str) -> Matcher:
-    _allowed(spec, where, "$one_of", ())
     values = spec["$one_of"]
     if not isinstance(values, list) or not values:
         raise _fail(where, f"$one_of needs a non-empty list of candidates, got {values!r}")
@@ -141,19 +106,17 @@ def _one_of(spec: Mapping[str, Any], where: str) -> Matcher:
 
 
 def _contains(spec: Mapping[str, Any], where: str) -> Matcher:
-    _allowed(spec, where, "$contains", ())
     return Contains(decode_value(spec["$contains"], f"{where}.$contains"))
 
 
 def _type(spec: Mapping[str, Any], where: str) -> Matcher:
-    _allowed(spec, where, "$type", ())
     raw = spec["$type"]
     names = raw if isinstance(raw, list) else [raw]
     types: list[type] = []
     for name in names:
-        found = _TYPE_NAMES.get(str(name).lower()) if isinstance(name, str) else None
+        found = TYPE_NAMES.get(str(name).lower()) if isinstance(name, str) else None
         if found is None:
-            known = ", ".join(_TYPE_NAMES)
+            known = ", ".join(TYPE_NAMES)
             raise _fail(where, f"$type {name!r} is not a known type name ({known})")
         types.extend(t for t in found if t not in types)
     if not types:
@@ -161,36 +124,31 @@ def _type(spec: Mapping[str, Any], where: str) -> Matcher:
     return IsType(*types)
 
 
-def _parts(spec: Mapping[str, Any], where: str, key: str) -> list[Matcher]:
-    _allowed(spec, where, key, ())
+def _joined(spec: Mapping[str, Any], where: str) -> Matcher:
+    key = "$all_of" if "$all_of" in spec else "$any_of"
     values = spec[key]
     if not isinstance(values, list) or len(values) < 2:
         raise _fail(where, f"{key} needs a list of at least two matchers, got {values!r}")
-    return [_as_matcher(decode_value(v, f"{where}.{key}[{i}]")) for i, v in enumerate(values)]
-
-
-def _all_of(spec: Mapping[str, Any], where: str) -> Matcher:
-    return _AllOf(*_parts(spec, where, "$all_of"))
-
-
-def _any_of(spec: Mapping[str, Any], where: str) -> Matcher:
-    return _AnyOf(*_parts(spec, where, "$any_of"))
+    parts = [_as_matcher(decode_value(v, f"{where}.{key}[{i}]")) for i, v in enumerate(values)]
+    return _AllOf(*parts) if key == "$all_of" else _AnyOf(*parts)
 
 
 def _not(spec: Mapping[str, Any], where: str) -> Matcher:
-    _allowed(spec, where, "$not", ())
     return _Not(_as_matcher(decode_value(spec["$not"], f"{where}.$not")))
 
 
+def _literal(spec: Mapping[str, Any], where: str) -> Any:
+    return spec["$literal"]  # the value as written
+
+
 def _any(spec: Mapping[str, Any], where: str) -> Matcher:
-    _allowed(spec, where, "$any", ())
     if spec["$any"] is not True:
         raise _fail(where, f'$any takes true ({{"$any": true}}), got {spec["$any"]!r}')
     return ANY
 
 
 def _bfcl(spec: Mapping[str, Any], where: str) -> Matcher:
-    from toolscore._engine.bfcl.matchers import from_json
+    from toolscore._engine.bfcl.matchers import from_json  # imported when first needed
 
     try:
         return from_json(spec)
@@ -198,6 +156,7 @@ def _bfcl(spec: Mapping[str, Any], where: str) -> Matcher:
         raise _fail(where, str(exc)) from None
 
 
+_EXTRA_KEYS = {"$regex": ("flags",), "$approx": ("rel", "abs")}  # beside the matcher key
 _DECODERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
     "$any": _any,
     "$regex": _regex,
@@ -205,9 +164,10 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
     "$one_of": _one_of,
     "$contains": _contains,
     "$type": _type,
-    "$all_of": _all_of,
-    "$any_of": _any_of,
+    "$all_of": _joined,
+    "$any_of": _joined,
     "$not": _not,
+    "$literal": _literal,
     "$bfcl_string": _bfcl,
     "$bfcl_dict": _bfcl,
 }
@@ -235,18 +195,21 @@ def decode_value(value: Any, where: str) -> Any:
     if not dollar:
         return {k: decode_value(v, f"{where}.{k}") for k, v in value.items()}
     if "$literal" in value:
-        _allowed(value, where, "$literal", ())
-        return value["$literal"]
-    known = [k for k in dollar if k in _DECODERS]
-    if not known:
-        raise _fail(
-            where,
-            f"unknown matcher key {dollar[0]!r}; use one of {', '.join(MATCHER_KEYS)}",
-        )
-    if len(dollar) > 1:
-        others = [k for k in dollar if k != known[0]]
-        raise _fail(where, f"unexpected key {others[0]!r} next to {known[0]!r}")
-    return _DECODERS[known[0]](value, where)
+        key = "$literal"
+    else:
+        known = [k for k in dollar if k in _DECODERS]
+        if not known:
+            raise _fail(
+                where,
+                f"unknown matcher key {dollar[0]!r}; use one of {', '.join(_DECODERS)}",
+            )
+        if len(dollar) > 1:
+            others = [k for k in dollar if k != known[0]]
+            raise _fail(where, f"unexpected key {others[0]!r} next to {known[0]!r}")
+        key = known[0]
+    if not key.startswith("$bfcl_"):  # BFCL's own reader says what it takes
+        _allowed(value, where, key, _EXTRA_KEYS.get(key, ()))
+    return _DECODERS[key](value, where)
 
 
 _GOLD_KEYS = frozenset(("tool", "args", "side_effects", "description", "metadata"))

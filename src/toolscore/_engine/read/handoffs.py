@@ -27,7 +27,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolscore._engine.read.inputs import CallList, actual_calls
+from toolscore._engine.read.inputs import CallList, actual_calls, is_call_list
 from toolscore._engine.read.messages import message_list, read_messages
 from toolscore._engine.read.otel import (
     is_tool_span,
@@ -86,10 +86,8 @@ def handoff_target(tool: str, args: Mapping[str, Any] | None) -> str | None:
     if tool == _ADK_TRANSFER:
         name = (args or {}).get("agent_name")
         return str(name) if name else None
-    for prefix in _PREFIXES:
-        if tool.startswith(prefix) and len(tool) > len(prefix):
-            return tool[len(prefix) :]
-    return None
+    found = (tool[len(p) :] for p in _PREFIXES if tool.startswith(p) and len(tool) > len(p))
+    return next(found, None)
 
 
 class _Run:
@@ -175,11 +173,9 @@ def _adk(events: list[Any]) -> list[RunEntry]:
             run.agent(d.get("author"))
         for part in content.get("parts") or []:
             p = plain(part)
-            fc = (
-                plain(p.get("function_call") or p.get("functionCall"))
-                if isinstance(p, Mapping)
-                else None
-            )
+            if not isinstance(p, Mapping):
+                continue
+            fc = plain(p.get("function_call") or p.get("functionCall"))
             if isinstance(fc, Mapping) and fc.get("name"):
                 tool = str(fc["name"])
                 run.call(tool, read_arguments(fc.get("args"), tool), n)
@@ -240,9 +236,7 @@ def _is_adk(value: Any) -> bool:
 
 
 def _is_spans(value: Any) -> bool:
-    if looks_like_otel(value):
-        return True
-    return (
+    return looks_like_otel(value) or (
         isinstance(value, (list, tuple))
         and bool(value)
         and all(isinstance(s, Mapping) and "attributes" in s for s in value)
@@ -250,9 +244,8 @@ def _is_spans(value: Any) -> bool:
 
 
 def _agent_items(value: Any) -> list[Any] | None:
-    items = getattr(value, "new_items", None) if not isinstance(value, Mapping) else None
-    if items is None and isinstance(value, Mapping):
-        items = value.get("new_items")
+    is_map = isinstance(value, Mapping)
+    items = value.get("new_items") if is_map else getattr(value, "new_items", None)
     if items is None and isinstance(value, (list, tuple)) and value:
         first = plain(value[0])
         if isinstance(first, Mapping) and str(first.get("type", "")).endswith("_item"):
@@ -260,8 +253,9 @@ def _agent_items(value: Any) -> list[Any] | None:
     return list(items) if isinstance(items, (list, tuple)) else None
 
 
-def read_agent_run(value: Any) -> list[RunEntry]:
-    """The run's hand-offs and tool calls, in order (see the module docstring).
+def read_agent_run(value: Any, calls: CallList | None = None) -> list[RunEntry]:
+    """The run's hand-offs and tool calls, in order (see the module docstring); ``calls``:
+    ``value`` already read by ``actual_calls()``, if the caller has it.
 
     Example:
         >>> run = read_agent_run([{"tool": "transfer_to_billing", "args": {}},
@@ -280,7 +274,7 @@ def read_agent_run(value: Any) -> list[RunEntry]:
     if messages is not None:
         return _history(messages)
     run = _Run()
-    trace = actual_calls(value)
+    trace = actual_calls(value) if calls is None else calls
     for tool, args in zip(trace.tools, trace.args, strict=False):
         run.call(tool, args or {})
     return run.entries
@@ -301,15 +295,13 @@ def tool_calls_only(calls: CallList, keep: Collection[str] = ()) -> CallList:
     The same object when there is nothing to leave out."""
     if not has_handoffs(calls.tools):
         return calls
-    drop = [
+    kept = [
         k
         for k, (tool, args) in enumerate(zip(calls.tools, calls.args, strict=False))
-        if tool not in keep and handoff_target(tool, args) is not None
+        if tool in keep or handoff_target(tool, args) is None
     ]
-    if not drop:
+    if len(kept) == len(calls.tools):
         return calls
-    dropped = set(drop)
-    kept = [k for k in range(len(calls.tools)) if k not in dropped]
     new_index = {old: new for new, old in enumerate(kept)}
     out = CallList(
         tools=[calls.tools[k] for k in kept],
@@ -322,26 +314,19 @@ def tool_calls_only(calls: CallList, keep: Collection[str] = ()) -> CallList:
     return out
 
 
-def run_handoffs(actual: Any) -> list[str]:
-    """The agents a run handed off to, in order (``evaluate()`` lists them in its details).
+def run_handoffs(actual: Any, calls: CallList) -> list[str]:
+    """The agents a run handed off to, in order (``evaluate()`` lists them in its details);
+    ``calls``: ``actual`` as ``actual_calls()`` read it.
 
-    A plain call list is read again only when one of its tools is a hand-off call, so
-    scoring long plain traces costs one cheap scan.
+    A plain call list hands off only by ``transfer_*`` calls: without one, scoring it costs one
+    cheap scan of the tool names.
     """
-    if isinstance(actual, list):
-        # ``type(c) is dict`` first: the ABC check costs more than the rest of this scan.
-        names: list[Any] = [
-            c.get("tool") if type(c) is dict or isinstance(c, Mapping) else getattr(c, "tool", None)
-            for c in actual
-        ]
-        try:
-            joined = "\n".join(names)
-        except TypeError:  # not a plain call list: read it below
-            joined = "transfer_"
-        if "transfer_" not in joined:
-            return []
+    # A list read as calls has a call first (or is empty).
+    plain = isinstance(actual, list) and "transfer_" not in "\n".join(calls.tools)
+    if plain and is_call_list(actual[:1]):
+        return []
     try:
-        entries = read_agent_run(actual)
+        entries = read_agent_run(actual, calls)
     except (TypeError, ValueError):  # evaluate() already read the run its own way
         return []
     return [str(e.agent) for e in entries if e.is_handoff]

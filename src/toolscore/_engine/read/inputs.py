@@ -2,7 +2,8 @@
 
 Long traces are the common case for speed, so the plain ``{"tool": ..., "args": {...}}``
 shape is read into two parallel lists without building objects; ``ToolCall`` objects are
-built only when someone asks for them.
+built only when someone asks for them. The validators read one call's recorded result
+through :func:`as_call` and :func:`recorded_int`.
 """
 
 from __future__ import annotations
@@ -12,17 +13,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekit.format import shorten
+from toolscore._engine.read.providers import auto_extract
 from toolscore._engine.read.shapes import action_input, read_arguments
 from toolscore._engine.read.tool_call import ToolCall, failed_call
 
 __all__ = [
     "CallList",
     "actual_calls",
+    "as_call",
     "expected_calls",
     "is_call_list",
     "read_calls",
+    "read_pair",
     "recorded_calls",
+    "recorded_int",
 ]
+
+_RUN_DATA = ("result", "timestamp", "duration", "cost")  # ToolCall's fields after the args
 
 
 @dataclass
@@ -43,20 +50,16 @@ class CallList:
         if self._calls is None:
             calls: list[ToolCall] = []
             for tool, args, item in zip(self.tools, self.args, self.items, strict=False):
-                if isinstance(item, ToolCall):
-                    calls.append(item if item.args is args else _with_args(item, args))
-                elif isinstance(item, Mapping):
-                    calls.append(_full_call(item, tool, args))
-                else:
-                    calls.append(ToolCall(tool, args))
+                if isinstance(item, ToolCall) and item.args is args:
+                    calls.append(item)
+                elif isinstance(item, ToolCall):
+                    run_data = {name: getattr(item, name) for name in _RUN_DATA}
+                    calls.append(ToolCall(tool, args, **run_data, metadata=item.metadata))
+                else:  # a call dict (the readers refuse anything else)
+                    run_data = {name: item.get(name) for name in _RUN_DATA}
+                    calls.append(ToolCall(tool, args, **run_data, metadata=_metadata(item)))
             self._calls = calls
         return self._calls
-
-
-def _with_args(call: ToolCall, args: dict[str, Any] | None) -> ToolCall:
-    return ToolCall(
-        call.tool, args, call.result, call.timestamp, call.duration, call.cost, call.metadata
-    )
 
 
 def _metadata(item: Mapping[str, Any]) -> dict[str, Any]:
@@ -67,19 +70,6 @@ def _metadata(item: Mapping[str, Any]) -> dict[str, Any]:
         if key in item and key not in metadata and item[key] is not None:
             metadata[key] = item[key]
     return metadata
-
-
-def _full_call(item: Mapping[str, Any], tool: str, args: dict[str, Any] | None) -> ToolCall:
-    metadata = _metadata(item)
-    return ToolCall(
-        tool=tool,
-        args=args,
-        result=item.get("result"),
-        timestamp=item.get("timestamp"),
-        duration=item.get("duration"),
-        cost=item.get("cost"),
-        metadata=metadata,
-    )
 
 
 def _read(items: Any, side: str, expected: bool, plain_only: bool = False) -> CallList | None:
@@ -172,14 +162,13 @@ def expected_calls(expected: Any) -> CallList:
     return out
 
 
+def _is_call(item: Any) -> bool:
+    return isinstance(item, ToolCall) or (isinstance(item, Mapping) and "tool" in item)
+
+
 def is_call_list(value: Any) -> bool:
     """A list of ``{"tool": ...}`` dicts or ToolCall objects (empty lists included)."""
-    return isinstance(value, (list, tuple)) and all(
-        (type(item) is dict and "tool" in item)
-        or isinstance(item, ToolCall)
-        or (isinstance(item, Mapping) and "tool" in item)
-        for item in value
-    )
+    return isinstance(value, (list, tuple)) and all(map(_is_call, value))
 
 
 def recorded_calls(value: Any) -> list[ToolCall] | None:
@@ -210,12 +199,10 @@ def actual_calls(actual: Any) -> CallList:
     if recorded is not None:
         actual = recorded
     elif not is_call_list(actual):
-        from toolscore._engine.read.providers import auto_extract
-
         try:
             actual = auto_extract(actual)
         except TypeError:
-            if not _starts_like_calls(actual):
+            if not (isinstance(actual, (list, tuple)) and actual and _is_call(actual[0])):
                 raise
             # Read as the call list it starts as: the error then names the bad item.
     out = _read(actual, "actual", False)
@@ -223,13 +210,34 @@ def actual_calls(actual: Any) -> CallList:
     return out
 
 
-def _starts_like_calls(value: Any) -> bool:
-    if not isinstance(value, (list, tuple)) or not value:
-        return False
-    first = value[0]
-    return isinstance(first, ToolCall) or (isinstance(first, Mapping) and "tool" in first)
-
-
 def read_calls(calls: Any, expected: bool) -> CallList:
     """Read the ``gold_calls`` / ``trace_calls`` argument of a public metric function."""
     return expected_calls(calls) if expected else actual_calls(calls)
+
+
+def read_pair(gold_calls: Any, trace_calls: Any) -> tuple[CallList, CallList]:
+    """The ``gold_calls`` and ``trace_calls`` arguments of a public metric function, read."""
+    return expected_calls(list(gold_calls)), actual_calls(list(trace_calls))
+
+
+def as_call(call: Any) -> ToolCall:
+    """``call`` as a :class:`~toolscore.adapters.base.ToolCall` (dicts are read like traces)."""
+    if isinstance(call, ToolCall):
+        return call
+    return actual_calls([call]).tool_calls()[0]
+
+
+def recorded_int(call: ToolCall, names: tuple[str, ...]) -> int | None:
+    """A bare integer result, else the first of ``names`` in the result or metadata, as an
+    integer (``"200"`` too); ``None`` when there is none (booleans never count)."""
+    raw = call.result
+    if not isinstance(raw, int) or isinstance(raw, bool):
+        sources = (call.result, call.metadata or {})
+        found = (s.get(name) for s in sources if isinstance(s, Mapping) for name in names)
+        raw = next((value for value in found if value is not None), None)
+    if isinstance(raw, bool):
+        return None
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None

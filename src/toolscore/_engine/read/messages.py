@@ -1,6 +1,7 @@
 """Read a message history into steps: who spoke (user, assistant, tool, system) and the calls made.
 
-One reader for the histories ``match_trajectory`` and ``evaluate_conversation`` take:
+One reader for the histories ``match_trajectory`` and ``evaluate_conversation`` take (and,
+through :func:`chat_calls`, for the calls ``check_honesty`` reads of each chat message):
 
 * OpenAI Chat Completions messages (``role``; assistant ``tool_calls`` / ``function_call``;
   ``tool`` and ``function`` messages);
@@ -26,7 +27,15 @@ from typing import Any
 from scorekit.format import shorten
 from toolscore._engine.read.shapes import first_set, plain, read_arguments
 
-__all__ = ["ROLES", "Step", "looks_like_messages", "message_list", "read_messages"]
+__all__ = [
+    "ROLES",
+    "Step",
+    "chat_calls",
+    "message_list",
+    "plain_items",
+    "read_messages",
+    "responses_call",
+]
 
 # The roles of every provider, mapped to the four we read.
 ROLES = {
@@ -41,16 +50,8 @@ ROLES = {
     "function": "tool",
 }
 # LangChain message types (BaseMessage.type) and their chunk classes.
-_LANGCHAIN_TYPES = {
-    "human": "user",
-    "ai": "assistant",
-    "tool": "tool",
-    "system": "system",
-    "function": "tool",
-    "HumanMessageChunk": "user",
-    "AIMessageChunk": "assistant",
-    "ToolMessageChunk": "tool",
-    "SystemMessageChunk": "system",
+_LANGCHAIN_TYPES = {t: ROLES[t] for t in ("human", "ai", "tool", "system", "function")} | {
+    f"{name}MessageChunk": ROLES[name.lower()] for name in ("Human", "AI", "Tool", "System")
 }
 _TOOL_USE = ("tool_use", "server_tool_use", "mcp_tool_use")
 _TOOL_RESULT = ("tool_result", "server_tool_result", "mcp_tool_result", "web_search_tool_result")
@@ -80,24 +81,16 @@ def message_list(value: Any) -> list[Any] | None:
     as LangGraph and ``agentevals`` take it), else ``None``."""
     if isinstance(value, Mapping) and set(value) == {"messages"}:
         messages = value["messages"]
-        if isinstance(messages, (list, tuple)):
-            return list(messages)
-        return None
-    if isinstance(value, (list, tuple)) and value and looks_like_messages(value[0]):
+        return list(messages) if isinstance(messages, (list, tuple)) else None
+    if isinstance(value, (list, tuple)) and value and _kind(plain(value[0])) is not None:
         return list(value)
     return None
 
 
-def looks_like_messages(item: Any) -> bool:
-    """Whether ``item`` reads as one message of a history (not a call dict, not a response)."""
-    d = plain(item)
-    if not isinstance(d, Mapping) or "tool" in d:
-        return False
-    return _kind(d) is not None
-
-
-def _kind(d: Mapping[str, Any]) -> str | None:
+def _kind(d: Any) -> str | None:
     """``"role:<role>"``, ``"item:<type>"`` or ``"lc:<role>"``; ``None`` for no known message."""
+    if not isinstance(d, Mapping) or "tool" in d:
+        return None
     role = d.get("role")
     if isinstance(role, str) and role in ROLES:
         return f"role:{ROLES[role]}"
@@ -111,16 +104,13 @@ def _kind(d: Mapping[str, Any]) -> str | None:
 
 
 def read_messages(messages: list[Any], where: str) -> list[Step]:
-    """Read every message into a :class:`Step` (consecutive Responses calls merged into one).
-
-    Raises:
-        ValueError: an item is not a message of a known shape (the message names it, its
-            position and the shapes read).
-    """
+    """Read every message into a :class:`Step` (consecutive Responses calls merged into one);
+    a ValueError names an item of no known shape, its position and the shapes read."""
     steps: list[Step] = []
+    joined: Step | None = None  # the assistant step of the Responses calls just read
     for n, item in enumerate(messages):
         d = plain(item)
-        kind = _kind(d) if isinstance(d, Mapping) and "tool" not in d else None
+        kind = _kind(d)
         if kind is None:
             raise ValueError(
                 f"{where}[{n}] is not a message of a known shape: got {type(item).__name__} "
@@ -128,90 +118,91 @@ def read_messages(messages: list[Any], where: str) -> list[Step]:
             )
         assert isinstance(d, Mapping)
         source, name = kind.split(":", 1)
+        if source == "item" and name in _RESPONSES_SKIPPED:
+            continue
+        if source == "item" and name in _RESPONSES_CALLS:
+            if joined is None:
+                joined = Step("assistant", [], n)
+                steps.append(joined)
+            tool, raw, _ = responses_call(d)
+            joined.calls.append(_call(tool, raw))
+            continue
+        joined = None
         if source == "item":
-            if name in _RESPONSES_SKIPPED:
-                continue
-            if name in _RESPONSES_OUTPUTS:
-                steps.append(Step("tool", [], n))
-                continue
-            call = _responses_call(d, name)
-            if steps and steps[-1].role == "assistant" and steps[-1].index < 0:
-                steps[-1].calls.append(call)  # another call of the same assistant step
-            else:
-                steps.append(Step("assistant", [call], -1 - n))
+            steps.append(Step("tool", [], n))  # a call's output
             continue
         if source == "lc" and isinstance(d.get("data"), Mapping) and "content" not in d:
             d = d["data"]  # LangChain's messages_to_dict form
         steps.append(_message_step(d, name, n))
-    for step in steps:
-        if step.index < 0:
-            step.index = -1 - step.index
     return steps
 
 
-def _responses_call(d: Mapping[str, Any], kind: str) -> dict[str, Any]:
-    tool = str(d.get("name") or "")
-    if kind == "custom_tool_call":
-        return {"tool": tool, "args": {"input": d.get("input")}}
-    return {"tool": tool, "args": read_arguments(d.get("arguments"), tool)}
+def responses_call(d: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """``(name, raw arguments, call id)`` of a Responses API call item."""
+    raw = {"input": d.get("input")} if d.get("type") == "custom_tool_call" else d.get("arguments")
+    return d.get("name"), raw, d.get("call_id") or d.get("id")
+
+
+def _call(name: Any, raw: Any) -> dict[str, Any]:
+    tool = str(name or "")
+    return {"tool": tool, "args": read_arguments(raw, tool)}
 
 
 def _message_step(d: Mapping[str, Any], role: str, n: int) -> Step:
-    content = d.get("content")
-    blocks = [plain(b) for b in content] if isinstance(content, (list, tuple)) else []
-    parts = d.get("parts")
-    part_list = [plain(p) for p in parts] if isinstance(parts, (list, tuple)) else []
     if role == "user" and (
-        any(isinstance(b, Mapping) and b.get("type") in _TOOL_RESULT for b in blocks)
+        any(
+            isinstance(b, Mapping) and b.get("type") in _TOOL_RESULT
+            for b in plain_items(d, "content")
+        )
         or any(
             isinstance(p, Mapping)
             and first_set(p, "function_response", "functionResponse") is not None
-            for p in part_list
+            for p in plain_items(d, "parts")
         )
     ):
         return Step("tool", [], n)  # Anthropic tool results, Gemini function responses
     if role != "assistant":
         return Step(role, [], n)
-    calls = _chat_calls(d)
-    for block in blocks:
-        if isinstance(block, Mapping) and block.get("type") in _TOOL_USE:
-            tool = str(block.get("name") or "")
-            calls.append({"tool": tool, "args": read_arguments(block.get("input"), tool)})
-    for part in part_list:
+    return Step("assistant", [_call(name, raw) for name, raw, _ in _message_calls(d)], n)
+
+
+def _message_calls(d: Mapping[str, Any]) -> list[tuple[Any, Any, Any]]:
+    """:func:`chat_calls`, then Anthropic ``tool_use`` blocks and Gemini ``function_call`` parts."""
+    calls = chat_calls(d)
+    for b in plain_items(d, "content"):
+        if isinstance(b, Mapping) and b.get("type") in _TOOL_USE:
+            calls.append((b.get("name"), b.get("input"), b.get("id")))
+    for p in plain_items(d, "parts"):
         fc = (
-            plain(first_set(part, "function_call", "functionCall"))
-            if isinstance(part, Mapping)
-            else None
+            plain(first_set(p, "function_call", "functionCall")) if isinstance(p, Mapping) else None
         )
         if isinstance(fc, Mapping):
-            tool = str(fc.get("name") or "")
-            calls.append({"tool": tool, "args": read_arguments(fc.get("args"), tool)})
-    return Step("assistant", calls, n)
+            calls.append((fc.get("name"), fc.get("args"), fc.get("id")))
+    return calls
 
 
-def _chat_calls(d: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Calls of an OpenAI chat or LangChain assistant message (``tool_calls`` and the legacy
-    ``function_call``; LangChain's ``invalid_tool_calls`` too, never dropped)."""
-    items: list[Any] = []
-    for key in ("tool_calls", "invalid_tool_calls"):
-        value = d.get(key)
-        if isinstance(value, (list, tuple)):
-            items.extend(value)
-    calls: list[dict[str, Any]] = []
-    for item in items:
-        tc = plain(item)
+def chat_calls(d: Mapping[str, Any]) -> list[tuple[Any, Any, Any]]:
+    """``(name, raw arguments, call id)`` of each call of an OpenAI chat or LangChain message:
+    ``tool_calls`` (``invalid_tool_calls`` too, never dropped), else the legacy
+    ``function_call``."""
+    calls: list[tuple[Any, Any, Any]] = []
+    for tc in plain_items(d, "tool_calls") + plain_items(d, "invalid_tool_calls"):
         if not isinstance(tc, Mapping):
             continue
         fn = plain(tc.get("function"))
         if isinstance(fn, Mapping):
-            tool = str(fn.get("name") or "")
-            calls.append({"tool": tool, "args": read_arguments(fn.get("arguments"), tool)})
+            calls.append((fn.get("name"), fn.get("arguments"), tc.get("id")))
         else:
-            tool = str(tc.get("name") or "")
             raw = tc.get("args") if tc.get("args") is not None else tc.get("arguments")
-            calls.append({"tool": tool, "args": read_arguments(raw, tool)})
+            calls.append((tc.get("name"), raw, tc.get("id")))
     legacy = plain(d.get("function_call"))
     if not calls and isinstance(legacy, Mapping) and legacy.get("name"):
-        tool = str(legacy["name"])
-        calls.append({"tool": tool, "args": read_arguments(legacy.get("arguments"), tool)})
+        calls.append((legacy["name"], legacy.get("arguments"), None))
     return calls
+
+
+def plain_items(d: Mapping[str, Any], key: str) -> list[Any]:
+    """``d[key]`` (content blocks, Gemini parts, tool calls) as plain values; ``[]`` when it
+    is no list."""
+    value = d.get(key)
+    return [plain(v) for v in value] if isinstance(value, (list, tuple)) else []

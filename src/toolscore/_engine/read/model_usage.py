@@ -43,11 +43,8 @@ class ModelRequest:
 
 
 def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return int(value)
-    return None
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    return int(value) if is_number else None
 
 
 def _camel(key: str) -> str:

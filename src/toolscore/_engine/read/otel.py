@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from toolscore._engine.read.shapes import read_arguments
+from toolscore._engine.read.shapes import get_field, read_arguments
 
 __all__ = [
     "is_tool_span",
@@ -56,8 +56,7 @@ def _any_value(value: Any) -> Any:
 
 def _values(value: Any) -> list[Any]:
     """The ``values`` of an OTLP array or key/value list (none when it is malformed)."""
-    values = value.get("values") if isinstance(value, Mapping) else None
-    return list(values) if isinstance(values, (list, tuple)) else []
+    return _list(value.get("values") if isinstance(value, Mapping) else None)
 
 
 def _list(value: Any) -> list[Any]:
@@ -75,11 +74,9 @@ def _key_values(items: Iterable[Any]) -> dict[str, Any]:
 
 def span_attributes(span: Any) -> dict[str, Any]:
     """A span's attributes as a dict (OTLP JSON key/value pairs, a mapping, or SDK spans)."""
-    raw = span.get("attributes") if isinstance(span, Mapping) else getattr(span, "attributes", None)
+    raw = get_field(span, "attributes")
     if isinstance(raw, list):
         return _key_values(raw)
-    if isinstance(raw, Mapping):
-        return dict(raw)
     try:
         return dict(raw) if raw is not None else {}
     except (TypeError, ValueError):
@@ -184,8 +181,8 @@ def otel_calls(data: Any) -> list[dict[str, Any]]:
     when both timestamps are there) and ``id``. Arguments that are not a JSON object warn
     (:class:`~toolscore.integrations.MalformedArgumentsWarning`) and read as ``{}``.
     """
-    rows: list[tuple[int, int, dict[str, Any]]] = []
-    for position, span in enumerate(span_list(data)):
+    rows: list[tuple[int, dict[str, Any]]] = []
+    for span in span_list(data):
         if not is_tool_span(span):
             continue
         attributes = span_attributes(span)
@@ -195,23 +192,17 @@ def otel_calls(data: Any) -> list[dict[str, Any]]:
         failed, message = _status(span)
         error_type = attributes.get("error.type")
         is_error = failed or bool(error_type)
+        error = message or (str(error_type) if error_type else None)
         call_id = attributes.get("gen_ai.tool.call.id") or attributes.get("jsonrpc.request.id")
-        rows.append(
-            (
-                start if start is not None else 0,
-                position,
-                {
-                    "tool": tool,
-                    "args": read_arguments(attributes.get("gen_ai.tool.call.arguments"), tool),
-                    "result": _decoded(attributes.get("gen_ai.tool.call.result")),
-                    "is_error": is_error,
-                    "error": (message or (str(error_type) if error_type else None))
-                    if is_error
-                    else None,
-                    "duration": _seconds(start, end),
-                    "id": None if call_id is None else str(call_id),
-                },
-            )
-        )
-    rows.sort(key=lambda row: (row[0], row[1]))
-    return [row for _, _, row in rows]
+        call = {
+            "tool": tool,
+            "args": read_arguments(attributes.get("gen_ai.tool.call.arguments"), tool),
+            "result": _decoded(attributes.get("gen_ai.tool.call.result")),
+            "is_error": is_error,
+            "error": error if is_error else None,
+            "duration": _seconds(start, end),
+            "id": None if call_id is None else str(call_id),
+        }
+        rows.append((start if start is not None else 0, call))
+    rows.sort(key=lambda row: row[0])  # stable: spans that start together keep their order
+    return [call for _, call in rows]

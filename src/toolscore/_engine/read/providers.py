@@ -70,6 +70,7 @@ _MESSAGE_KEYS = ("role", "type", "content", "parts", "part_kind", "kind", "text"
 _TOOL_USE_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
 # Claude Agent SDK dataclasses carry no "type" field: known by their class name.
 _SDK_TOOL_USE = ("ToolUseBlock", "ServerToolUseBlock")
+_SDK_OTHER = ("ToolResultBlock", "ServerToolResultBlock", "TextBlock", "ThinkingBlock")
 
 
 def _extract(obj: Any) -> list[Call]:  # noqa: C901 (one dispatch over the provider shapes, read top to bottom; a branch per shape)
@@ -133,17 +134,7 @@ def _extract(obj: Any) -> list[Call]:  # noqa: C901 (one dispatch over the provi
         return [_call(d.get("name"), d.get("input"))]
     if d.get("part_kind") == "tool-call" or d.get("__type__") == "ToolCallPart":  # Pydantic AI
         return [_call(d.get("tool_name"), d.get("args"))]
-    if (
-        d.get("part_kind") is not None
-        or kind == "tool_result"
-        or d.get("__type__")
-        in (
-            "ToolResultBlock",
-            "ServerToolResultBlock",
-            "TextBlock",
-            "ThinkingBlock",
-        )
-    ):
+    if d.get("part_kind") is not None or kind == "tool_result" or d.get("__type__") in _SDK_OTHER:
         return []  # other parts and blocks: prompts, tool results, text
     fc = plain(first_set(d, "functionCall", "function_call"))
     if isinstance(fc, Mapping) and "role" not in d:  # Gemini part

@@ -21,6 +21,7 @@ __all__ = [
     "MalformedArgumentsWarning",
     "action_input",
     "first_set",
+    "get_field",
     "plain",
     "read_arguments",
 ]
@@ -28,6 +29,13 @@ __all__ = [
 
 class MalformedArgumentsWarning(UserWarning):
     """A tool call's arguments were not a JSON object; the call is kept with ``{}``."""
+
+
+def get_field(obj: Any, name: str) -> Any:
+    """A field of an SDK object or of its dict (None when missing)."""
+    if isinstance(obj, Mapping):
+        return obj.get(name)
+    return getattr(obj, name, None)
 
 
 def first_set(d: Mapping[str, Any], *names: str) -> Any:
@@ -45,25 +53,22 @@ def plain(obj: Any) -> Any:
     if obj is None or isinstance(obj, (Mapping, str, bytes, int, float, list, tuple)):
         return obj
     dump = getattr(obj, "model_dump", None)
+    data = None
     if callable(dump):
         try:
             data = dump()
         except Exception:
             data = None
-        if isinstance(data, Mapping):
-            out = dict(data)
-            out.setdefault("__type__", type(obj).__name__)
-            return out
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+    if isinstance(data, Mapping):
+        out = dict(data)
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         out = {f.name: getattr(obj, f.name, None) for f in dataclasses.fields(obj)}
-        out["__type__"] = type(obj).__name__
-        return out
-    attrs = getattr(obj, "__dict__", None)
-    if isinstance(attrs, dict):
+    elif isinstance(attrs := getattr(obj, "__dict__", None), dict):
         out = {k: v for k, v in attrs.items() if not k.startswith("_")}
-        out["__type__"] = type(obj).__name__
-        return out
-    return obj
+    else:
+        return obj
+    out.setdefault("__type__", type(obj).__name__)  # a dump may name its own type
+    return out
 
 
 def read_arguments(raw: Any, tool: str) -> dict[str, Any]:
@@ -74,38 +79,35 @@ def read_arguments(raw: Any, tool: str) -> dict[str, Any]:
     if isinstance(raw, Mapping):
         return dict(raw)
     if isinstance(raw, (str, bytes)):
-        try:
-            parsed = json.loads(raw)
-        except ValueError:
-            parsed = None
-        else:
-            if isinstance(parsed, dict):
-                return parsed
-        warnings.warn(
-            f"toolscore: the arguments of the call to {tool!r} are not a JSON object, so the "
-            f"call is kept with no arguments. Raw arguments: {shorten(repr(raw), 200)}",
-            MalformedArgumentsWarning,
-            stacklevel=4,
-        )
-        return {}
+        parsed = _json_object(raw)
+        if parsed is not None:
+            return parsed
+        what = "not a JSON object"
+    else:
+        what = f"a {type(raw).__name__}, not a dict"
     warnings.warn(
-        f"toolscore: the arguments of the call to {tool!r} are a {type(raw).__name__}, not a "
-        f"dict, so the call is kept with no arguments. Raw arguments: {shorten(repr(raw), 200)}",
+        f"toolscore: the arguments of the call to {tool!r} are {what}, so the call is kept "
+        f"with no arguments. Raw arguments: {shorten(repr(raw), 200)}",
         MalformedArgumentsWarning,
         stacklevel=4,
     )
     return {}
 
 
+def _json_object(text: str | bytes) -> dict[str, Any] | None:
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
 def action_input(raw: Any, tool: str) -> dict[str, Any]:
     """An agent action's input (LangChain ``tool_input``): a JSON object, or the one text
     input of a single-input tool, read as ``{"input": text}``."""
     if isinstance(raw, str):
-        try:
-            parsed = json.loads(raw)
-        except ValueError:
-            parsed = None
-        return parsed if isinstance(parsed, dict) else {"input": raw}
+        parsed = _json_object(raw)
+        return parsed if parsed is not None else {"input": raw}
     return read_arguments(raw, tool)
 
 

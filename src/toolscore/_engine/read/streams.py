@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scorekit.format import shorten
+from toolscore._engine.read.shapes import get_field as _f
 
 __all__ = ["from_stream"]
 
@@ -48,15 +49,6 @@ _ANTHROPIC_EVENTS = frozenset(
 _ANTHROPIC_TOOL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
 
 
-def _f(obj: Any, name: str) -> Any:
-    """A field of an SDK object or of its dict."""
-    if type(obj) is dict:
-        return obj.get(name)
-    if isinstance(obj, Mapping):
-        return obj.get(name)
-    return getattr(obj, name, None)
-
-
 class _Call:
     __slots__ = ("done", "name", "parts", "start_args", "where")
 
@@ -70,6 +62,18 @@ class _Call:
     def add_name(self, name: Any) -> None:
         if isinstance(name, str) and name and name != self.name:
             self.name = name if not self.name else self.name + name
+
+    def add_text(self, text: Any) -> None:
+        if text:
+            self.parts.append(text)
+
+
+def _open(calls: dict[Any, _Call], key: Any, where: str) -> _Call:
+    """The call under ``key``, opened (as ``where``) on first sight."""
+    call = calls.get(key)
+    if call is None:
+        call = calls[key] = _Call(where)
+    return call
 
 
 def _event_kind(event: Any, n: int) -> str:
@@ -101,26 +105,17 @@ def _chat(event: Any, calls: dict[Any, _Call]) -> None:
         if fragments:
             for fragment in fragments:
                 i = _f(fragment, "index")
-                key = (0, c, i if i is not None else 0)
-                call = calls.get(key)
-                if call is None:
-                    call = calls[key] = _Call(f"choice {c}, tool call index {key[2]}")
+                i = i if i is not None else 0
+                call = _open(calls, (0, c, i), f"choice {c}, tool call index {i}")
                 fn = _f(fragment, "function")
                 if fn is not None:
                     call.add_name(_f(fn, "name"))
-                    text = _f(fn, "arguments")
-                    if text:
-                        call.parts.append(text)
+                    call.add_text(_f(fn, "arguments"))
         legacy = _f(delta, "function_call")
         if legacy is not None:
-            key = (1, c, 0)
-            call = calls.get(key)
-            if call is None:
-                call = calls[key] = _Call(f"choice {c}, function_call")
+            call = _open(calls, (1, c, 0), f"choice {c}, function_call")
             call.add_name(_f(legacy, "name"))
-            text = _f(legacy, "arguments")
-            if text:
-                call.parts.append(text)
+            call.add_text(_f(legacy, "arguments"))
 
 
 def _responses(event: Any, calls: dict[Any, _Call], ids: dict[str, Any]) -> None:
@@ -131,9 +126,7 @@ def _responses(event: Any, calls: dict[Any, _Call], ids: dict[str, Any]) -> None
             return
         index = _f(event, "output_index")
         key = index if index is not None else _f(item, "id")
-        call = calls.get(key)
-        if call is None:
-            call = calls[key] = _Call(f"output index {key}")
+        call = _open(calls, key, f"output index {key}")
         item_id = _f(item, "id")
         if isinstance(item_id, str):
             ids[item_id] = key
@@ -142,26 +135,19 @@ def _responses(event: Any, calls: dict[Any, _Call], ids: dict[str, Any]) -> None
         if kind.endswith(".done") and isinstance(text, str):
             call.done = text
         return
-    if kind == "response.function_call_arguments.delta":
-        call = _responses_call(event, calls, ids)
-        text = _f(event, "delta")
-        if text:
-            call.parts.append(text)
-    elif kind == "response.function_call_arguments.done":
-        call = _responses_call(event, calls, ids)
-        text = _f(event, "arguments")
-        if isinstance(text, str):
-            call.done = text
-
-
-def _responses_call(event: Any, calls: dict[Any, _Call], ids: dict[str, Any]) -> _Call:
+    if kind not in (
+        "response.function_call_arguments.delta",
+        "response.function_call_arguments.done",
+    ):
+        return
     index = _f(event, "output_index")
     item_id = _f(event, "item_id")
     key = index if index is not None else ids.get(item_id, item_id)
-    call = calls.get(key)
-    if call is None:
-        call = calls[key] = _Call(f"output index {key}")
-    return call
+    call = _open(calls, key, f"output index {key}")
+    if kind.endswith(".delta"):
+        call.add_text(_f(event, "delta"))
+    elif isinstance(text := _f(event, "arguments"), str):
+        call.done = text
 
 
 def _anthropic(event: Any, calls: dict[Any, _Call]) -> None:
@@ -173,9 +159,7 @@ def _anthropic(event: Any, calls: dict[Any, _Call]) -> None:
         key = _f(event, "index")
         call = calls[key] = _Call(f"content block {key}")
         call.add_name(_f(block, "name"))
-        start = _f(block, "input")
-        if start:
-            call.start_args = start
+        call.start_args = _f(block, "input") or None
     elif kind == "content_block_delta":
         delta = _f(event, "delta")
         if _f(delta, "type") != "input_json_delta":
@@ -186,9 +170,7 @@ def _anthropic(event: Any, calls: dict[Any, _Call]) -> None:
                 f"the stream sends tool input for content block {_f(event, 'index')} before any "
                 "content_block_start opened it; the stream is incomplete or out of order"
             )
-        text = _f(delta, "partial_json")
-        if text:
-            open_call.parts.append(text)
+        open_call.add_text(_f(delta, "partial_json"))
 
 
 def _gemini(event: Any, calls: dict[Any, _Call]) -> None:
@@ -210,23 +192,19 @@ def _gemini(event: Any, calls: dict[Any, _Call]) -> None:
 def _arguments(call: _Call, n: int) -> dict[str, Any]:
     text = call.done if call.done is not None else "".join(call.parts)
     if not text.strip():
-        if isinstance(call.start_args, Mapping):
-            return dict(call.start_args)
-        return {}
+        return dict(call.start_args) if isinstance(call.start_args, Mapping) else {}
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(
-            f"the streamed arguments of call #{n + 1} ({call.name or 'no name'}, {call.where}) "
-            f"are not valid JSON ({exc}); text received so far: "
-            f"{shorten(repr(text), 300)}"
-        ) from None
-    if not isinstance(value, dict):
-        raise ValueError(
-            f"the streamed arguments of call #{n + 1} ({call.name or 'no name'}, {call.where}) "
-            f"are JSON but not an object; text received: {shorten(repr(text), 300)}"
-        )
-    return value
+        problem = f"are not valid JSON ({exc}); text received so far"
+    else:
+        if isinstance(value, dict):
+            return value
+        problem = "are JSON but not an object; text received"
+    raise ValueError(
+        f"the streamed arguments of call #{n + 1} ({call.name or 'no name'}, {call.where}) "
+        f"{problem}: {shorten(repr(text), 300)}"
+    )
 
 
 def from_stream(events: Iterable[Any]) -> list[dict[str, Any]]:
@@ -290,7 +268,9 @@ def from_stream(events: Iterable[Any]) -> list[dict[str, Any]]:
         else:
             _gemini(event, calls)
     out: list[dict[str, Any]] = []
-    for n, key in enumerate(sorted(calls, key=_order)):
+    # Integer indices sort numerically; an id (no index given) keeps its first-seen place.
+    order = sorted(calls, key=lambda key: (0, key) if isinstance(key, (int, tuple)) else (1, 0))
+    for n, key in enumerate(order):
         call = calls[key]
         args = _arguments(call, n)
         if not call.name:
@@ -300,8 +280,3 @@ def from_stream(events: Iterable[Any]) -> list[dict[str, Any]]:
             )
         out.append({"tool": call.name, "args": args})
     return out
-
-
-def _order(key: Any) -> tuple[int, Any]:
-    # Integer indices sort numerically; an id (no index given) keeps its first-seen place.
-    return (0, key) if isinstance(key, (int, tuple)) else (1, 0)

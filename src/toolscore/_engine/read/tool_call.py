@@ -15,9 +15,7 @@ __all__ = ["BaseAdapter", "ToolCall", "failed_call"]
 
 def failed_call(metadata: Mapping[str, Any]) -> bool:
     """Whether call metadata records a failure: ``is_error`` true or a non-empty ``error``."""
-    if metadata.get("is_error") is True:
-        return True
-    return bool(metadata.get("error"))
+    return metadata.get("is_error") is True or bool(metadata.get("error"))
 
 
 @dataclass

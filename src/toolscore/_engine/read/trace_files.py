@@ -17,6 +17,8 @@ from typing import Any
 
 from scorekit.files import read_text_file
 from scorekit.format import shorten
+from toolscore._engine.read import providers
+from toolscore._engine.read.otel import looks_like_otel
 from toolscore._engine.read.shapes import read_arguments
 
 TRACE_FORMATS = (
@@ -32,14 +34,14 @@ TRACE_FORMATS = (
 )
 
 # format name -> the toolscore.integrations function that reads it
-_EXTRACTORS = {
-    "auto": "auto_extract",
-    "openai": "from_openai",
-    "anthropic": "from_anthropic",
-    "gemini": "from_gemini",
-    "langchain": "from_langgraph",
-    "crewai": "from_crewai",
-    "otel": "from_otel",
+_EXTRACTORS: dict[str, Callable[[Any], list[dict[str, Any]]]] = {
+    "auto": providers.auto_extract,
+    "openai": providers.from_openai,
+    "anthropic": providers.from_anthropic,
+    "gemini": providers.from_gemini,
+    "langchain": providers.from_langgraph,
+    "crewai": providers.from_crewai,
+    "otel": providers.from_otel,
 }
 
 
@@ -201,17 +203,10 @@ def _mcp_calls(data: Any, name: str) -> list[dict[str, Any]]:
         tool = params.get("name") if isinstance(params, dict) else None
         if not isinstance(tool, str) or not tool:
             raise TraceFileError(f"{name}: message {i}: tools/call without params.name")
-        args = params.get("arguments")
-        if isinstance(args, str):
-            args = read_arguments(args, tool)
-        if args is None:
-            args = {}
-        if not isinstance(args, dict):
-            raise TraceFileError(
-                f"{name}: message {i} ({tool}): params.arguments must be an object, got "
-                f"{shorten(repr(args), 80)}"
-            )
-        call: dict[str, Any] = {"tool": tool, "args": args}
+        args = _object_args(
+            params.get("arguments"), tool, f"{name}: message {i}", "params.arguments", 80
+        )
+        call: dict[str, Any] = {"tool": tool, "args": {} if args is None else args}
         if msg.get("id") is not None:
             call.update(outcomes.get(json.dumps(msg["id"]), {}))
         calls.append(call)
@@ -228,13 +223,6 @@ def _unwrap_calls(data: Any) -> Any:
         if isinstance(tools, list) and all(isinstance(t, dict) and "tool" in t for t in tools):
             return tools
     return data
-
-
-def _is_custom(data: Any) -> bool:
-    data = _unwrap_calls(data)
-    return isinstance(data, list) and all(
-        isinstance(item, dict) and isinstance(item.get("tool"), str) for item in data
-    )
 
 
 _TOOL_ALIASES = ("name", "function")  # what other loggers call the tool, as Toolscore reads
@@ -258,17 +246,20 @@ def _custom_calls(data: Any, name: str) -> list[dict[str, Any]]:
             raise TraceFileError(
                 f'{name}: item {i} needs a "tool" name, got {shorten(repr(item), 120)}'
             )
-        args = item.get("args")
-        if isinstance(args, str):
-            args = read_arguments(args, item["tool"])
-            item = {**item, "args": args}
-        if args is not None and not isinstance(args, dict):
-            raise TraceFileError(
-                f"{name}: item {i} ({item['tool']}): args must be an object, got "
-                f"{shorten(repr(args), 60)}"
-            )
-        calls.append(item)
+        args = _object_args(item.get("args"), item["tool"], f"{name}: item {i}", "args", 60)
+        calls.append(item if args is item.get("args") else {**item, "args": args})
     return calls
+
+
+def _object_args(args: Any, tool: str, where: str, field: str, width: int) -> dict[str, Any] | None:
+    """A call's arguments: an object, JSON text of one (read), or None."""
+    if isinstance(args, str):
+        args = read_arguments(args, tool)
+    if args is not None and not isinstance(args, dict):
+        raise TraceFileError(
+            f"{where} ({tool}): {field} must be an object, got {shorten(repr(args), width)}"
+        )
+    return args
 
 
 def _renamed(item: dict[str, Any]) -> dict[str, Any]:
@@ -300,13 +291,10 @@ def _unwrap_langchain(data: Any) -> Any:
 
 
 def _provider_calls(data: Any, fmt: str, name: str) -> list[dict[str, Any]]:
-    import toolscore._engine.read.providers as integrations
-
-    func: Callable[[Any], list[dict[str, Any]]] = getattr(integrations, _EXTRACTORS[fmt])
     if fmt in ("auto", "langchain"):
         data = _unwrap_langchain(data)
     try:
-        calls = func(data)
+        return _EXTRACTORS[fmt](data)  # new call dicts, the caller's to keep
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
         # Whole sentences only: the quoted input is what gets shortened, never the message.
         if fmt == "auto":
@@ -319,7 +307,6 @@ def _provider_calls(data: Any, fmt: str, name: str) -> list[dict[str, Any]]:
             ) from None
         detail = " ".join(str(exc).split())
         raise TraceFileError(f"{name}: not a {fmt} trace: {detail}") from None
-    return [dict(c) for c in calls]
 
 
 def _quote(data: Any) -> str:
@@ -341,11 +328,12 @@ def detect_format(data: Any) -> str:
     items = _flatten(data)
     if items and all(_is_jsonrpc(item) for item in items):
         return "mcp"
-    from toolscore._engine.read.otel import looks_like_otel
-
     if looks_like_otel(data):
         return "otel"
-    if _is_custom(data):
+    calls = _unwrap_calls(data)
+    if isinstance(calls, list) and all(
+        isinstance(item, dict) and isinstance(item.get("tool"), str) for item in calls
+    ):
         return "custom"
     return "auto"
 

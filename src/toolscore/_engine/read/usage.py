@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from toolscore._engine.read.handoffs import handoff_target
@@ -36,11 +37,10 @@ from toolscore._engine.read.otel import (
     span_nanos,
 )
 from toolscore._engine.read.providers import auto_extract
-from toolscore._engine.read.shapes import plain
-from toolscore._engine.read.timestamps import calls_duration, stamped_span
+from toolscore._engine.read.shapes import get_field, plain
 from toolscore._engine.read.tool_call import ToolCall
 
-__all__ = ["ModelRequest", "RunUsage", "cost_and_reason", "read_usage"]
+__all__ = ["ModelRequest", "RunUsage", "cost_and_reason", "read_usage", "seconds_of"]
 
 
 @dataclass
@@ -49,7 +49,7 @@ class RunUsage:
 
     Attributes:
         source: what the run was read as ("a list of tool calls", "OpenTelemetry spans"...).
-        calls: the tool calls, in order.
+        calls: the tool calls, in order (a hand-off, ``transfer_to_*``, is no tool call).
         requests: the model requests, or None when the run holds none to count.
         duration_s: how long the run took, or None.
         missing: for each measure the run does not carry, why.
@@ -61,6 +61,9 @@ class RunUsage:
     duration_s: float | None = None
     duration_from: str = ""
     missing: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.calls = [c for c in self.calls if handoff_target(c.tool, c.args) is None]
 
     @property
     def tokens(self) -> int | None:
@@ -86,16 +89,11 @@ def cost_and_reason(usage: RunUsage) -> tuple[float | None, str]:
     """The cost and, when it is unknown, why."""
     from scorekit.session import price_of
 
-    total = 0.0
-    known = False
-    for call in usage.calls:
-        if call.cost is not None:
-            total += call.cost
-            known = True
+    call_costs = [call.cost for call in usage.calls if call.cost is not None]
+    total = sum(call_costs, 0.0)
     for request in usage.requests or []:
         if request.cost is not None:
             total += request.cost
-            known = True
             continue
         if request.tokens is None:
             return None, f"model request #{request.number} reports no token usage and no cost"
@@ -108,29 +106,55 @@ def cost_and_reason(usage: RunUsage) -> tuple[float | None, str]:
             )
         prompt, completion = request.prompt_tokens or 0, request.completion_tokens or 0
         total += (prompt * price[0] + completion * price[1]) / 1e6
-        known = True
-    if not known:
+    if not call_costs and not usage.requests:
         return None, f"{usage.source} carries no cost fields and no priced token usage"
     return total, ""
 
 
-def _call_times(usage: RunUsage) -> None:
-    took = calls_duration(usage.calls)
-    if took is not None:
-        usage.duration_s, usage.duration_from = took
-    else:
-        usage.missing["duration"] = (
-            f"{usage.source} has no timestamps or durations"
-            if usage.calls
-            else f"{usage.source} holds no calls with timestamps or durations"
-        )
+# When a response or message was made: OpenAI Chat Completions ``created``, Responses
+# ``created_at``, Pydantic AI and chat messages ``timestamp``, Gemini ``create_time``.
+_TIME_KEYS = ("timestamp", "created_at", "created", "create_time", "createTime")
+
+
+def _seconds(value: Any) -> float | None:
+    if isinstance(value, datetime):
+        return value.timestamp()
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            return None
+    return None
+
+
+def seconds_of(obj: Any) -> float | None:
+    """When ``obj`` (a response or a message) was made, in seconds since the epoch.
+
+    Example:
+        >>> seconds_of({"role": "assistant", "created": 1700000000})
+        1700000000.0
+    """
+    d = plain(obj)
+    if not isinstance(d, Mapping):
+        return None
+    for key in _TIME_KEYS:
+        seconds = _seconds(d.get(key))
+        if seconds is not None:
+            return seconds
+    parts = d.get("parts")  # a Pydantic AI request: its parts carry the time
+    if isinstance(parts, (list, tuple)) and parts and not isinstance(parts[0], (list, tuple)):
+        return seconds_of(parts[0])
+    return None
 
 
 def _stamped(usage: RunUsage, items: list[Any], what: str) -> None:
     """Duration from the first to the last timestamp of the responses or messages."""
-    took = stamped_span(items)
-    if took is not None:
-        usage.duration_s, usage.duration_from = took, f"first {what}'s timestamp to the last's"
+    times = [t for t in map(seconds_of, items) if t is not None]
+    if len(times) >= 2:
+        usage.duration_s = max(times) - min(times)
+        usage.duration_from = f"first {what}'s timestamp to the last's"
     else:
         usage.missing["duration"] = (
             f"{usage.source} carries fewer than two timestamps; pass the OpenTelemetry spans "
@@ -138,19 +162,27 @@ def _stamped(usage: RunUsage, items: list[Any], what: str) -> None:
         )
 
 
-def _tool_calls(calls: list[ToolCall]) -> list[ToolCall]:
-    """The calls without hand-offs (``transfer_to_*``): a hand-off is no tool call."""
-    return [c for c in calls if handoff_target(c.tool, c.args) is None]
-
-
 def _from_calls(calls: list[ToolCall], source: str) -> RunUsage:
-    usage = RunUsage(source, _tool_calls(calls))
+    usage = RunUsage(source, calls)
     usage.missing["model_requests"] = (
         f"{source} holds no model requests; pass the provider responses, the message history "
         "or the OpenTelemetry spans of the run"
     )
     usage.missing["tokens"] = f"{source} carries no token counts"
-    _call_times(usage)
+    calls = usage.calls
+    if calls and all(c.timestamp is not None for c in calls):
+        ends = [(c.timestamp or 0.0) + (c.duration or 0.0) for c in calls]
+        usage.duration_s = max(ends) - min(c.timestamp or 0.0 for c in calls)
+        usage.duration_from = "first call's start to last call's end"
+    elif calls and all(c.duration is not None for c in calls):
+        usage.duration_s = sum(c.duration or 0.0 for c in calls)
+        usage.duration_from = "sum of the calls' durations"
+    else:
+        usage.missing["duration"] = (
+            f"{source} has no timestamps or durations"
+            if calls
+            else f"{source} holds no calls with timestamps or durations"
+        )
     return usage
 
 
@@ -178,7 +210,7 @@ def _from_spans(run: Any) -> RunUsage:
         elif operation == "invoke_agent" and start is not None:
             agents.append((start, end if end is not None else start, attributes))
     calls = actual_calls(otel_calls(spans)).tool_calls()
-    usage_out = RunUsage("the OpenTelemetry spans", _tool_calls(calls), requests)
+    usage_out = RunUsage("the OpenTelemetry spans", calls, requests)
     if not requests:
         _agent_tokens(usage_out, agents)
     if starts and ends:
@@ -207,15 +239,10 @@ def _agent_tokens(usage: RunUsage, agents: list[tuple[int, int, dict[str, Any]]]
 
 
 def _from_messages(messages: list[Any]) -> RunUsage:
-    steps = read_messages(messages, "run")
-    requests: list[ModelRequest] = []
-    calls: list[dict[str, Any]] = []
-    for step in steps:
-        if step.role != "assistant":
-            continue
-        requests.append(model_request(len(requests) + 1, messages[step.index]))
-        calls.extend(step.calls)
-    usage = RunUsage("the message history", _tool_calls(actual_calls(calls).tool_calls()), requests)
+    replies = [step for step in read_messages(messages, "run") if step.role == "assistant"]
+    requests = [model_request(n + 1, messages[step.index]) for n, step in enumerate(replies)]
+    calls = [call for step in replies for call in step.calls]
+    usage = RunUsage("the message history", actual_calls(calls).tool_calls(), requests)
     _stamped(usage, messages, "message")
     return usage
 
@@ -230,14 +257,10 @@ def _responses(run: Any) -> list[Any] | None:
     if isinstance(raw, list) and not isinstance(run, Mapping):
         return raw
     items = list(run) if isinstance(run, (list, tuple)) else [run]
-    kinds = [_kind(item) for item in items]
+    kinds = [get_field(item, "kind") for item in items]
     if items and all(kind in ("request", "response") for kind in kinds):  # Pydantic AI messages
         return [item for item, kind in zip(items, kinds, strict=True) if kind == "response"]
     return items if items and all(_is_response(item) for item in items) else None
-
-
-def _kind(item: Any) -> Any:
-    return item.get("kind") if isinstance(item, Mapping) else getattr(item, "kind", None)
 
 
 def _is_response(item: Any) -> bool:
@@ -249,10 +272,9 @@ def _is_response(item: Any) -> bool:
 
 def _from_responses(run: Any, responses: list[Any]) -> RunUsage:
     requests = [model_request(n + 1, response) for n, response in enumerate(responses)]
-    source = "the provider responses"
     new_items = getattr(run, "new_items", None)
     calls = auto_extract(new_items if new_items is not None else responses)
-    usage = RunUsage(source, _tool_calls(actual_calls(calls).tool_calls()), requests)
+    usage = RunUsage("the provider responses", actual_calls(calls).tool_calls(), requests)
     all_messages = getattr(run, "all_messages", None)  # Pydantic AI: the first request too
     if callable(all_messages):
         _stamped(usage, list(all_messages()), "message")

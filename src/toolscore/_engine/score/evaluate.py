@@ -6,7 +6,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from scorekit.runtime import gc_paused
-from toolscore._engine.compare.batched import has_batched, prefetch_batched
+from toolscore._engine.compare.matchers import has_batched, prefetch_batched
 from toolscore._engine.compare.rule import SelfContainingValue, find_cycle
 from toolscore._engine.read.handoffs import has_handoffs, run_handoffs, tool_calls_only
 from toolscore._engine.read.inputs import CallList, actual_calls, expected_calls
@@ -88,7 +88,7 @@ def evaluate_calls(
     ev = evaluation(expected, actual, strict, named_only, keep_handoffs=keep)
     policy = None if rules is None else policy_metrics(ev.trace, rules)
     result = EvaluationResult._of(ev, resolved, policy)
-    handoffs = run_handoffs(actual)
+    handoffs = run_handoffs(actual, ev.unfiltered)
     if handoffs:
         result._add_metrics({"handoffs": handoffs})
     return result
@@ -120,17 +120,19 @@ def evaluation(
     # the cyclic collector would rescan the growing heap again and again (superlinear time).
     with gc_paused():
         gold = expected_calls(expected)
-        trace = actual_calls(actual)
+        trace = unfiltered = actual_calls(actual)
         if keep_handoffs is not None and has_handoffs(trace.tools):
             trace = tool_calls_only(trace, {*gold.tools, *keep_handoffs})
         if not plain_gold and has_batched(gold.args):
             # Every value a Semantic matcher may meet is judged in one batch before pairing.
             prefetch_batched(gold.tools, gold.args, trace.tools, trace.args)
         try:
-            return score_calls(gold, trace, strict, named_only)
+            ev = score_calls(gold, trace, strict, named_only)
         except SelfContainingValue as exc:
             # Found only where the comparison ran out of depth, so plain traces pay nothing.
             raise self_containing_argument(gold, trace) or exc from None
+    ev.unfiltered = unfiltered
+    return ev
 
 
 def self_containing_argument(gold: CallList, trace: CallList) -> ValueError | None:

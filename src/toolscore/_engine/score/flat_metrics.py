@@ -1,22 +1,30 @@
-"""Score two read call lists: one alignment, every flat metric derived from it."""
+"""Score two read call lists: one alignment, every flat metric derived from it, and the
+``metrics`` dict in Toolscore's layout."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 from toolscore._engine.align.pairing import Alignment, align
 from toolscore._engine.compare.counts import prf
 from toolscore._engine.read.inputs import CallList
 from toolscore._engine.score.metrics.correctness import required_recall
+from toolscore._engine.score.metrics.efficiency import efficiency_metrics
+from toolscore._engine.score.metrics.secrets import secret_findings
+from toolscore._engine.score.metrics.sequence import sequence_metrics
+from toolscore._engine.score.metrics.steps import trajectory_metrics
 from toolscore._engine.score.metrics.tool_names import (
     edit_distance,
+    invocation_accuracy,
     selection_accuracy,
     sequence_accuracy,
+    tool_correctness,
 )
 from toolscore._engine.score.weights import DEFAULT_WEIGHTS
 
-__all__ = ["COMPONENTS", "Evaluation", "score_calls", "weighted_score"]
+__all__ = ["COMPONENTS", "Evaluation", "metrics_dict", "score_calls", "weighted_score"]
 
 #: The order of weighted_score's components.
 COMPONENTS = tuple(DEFAULT_WEIGHTS)
@@ -42,6 +50,7 @@ class Evaluation:
         "tool_precision",
         "tool_recall",
         "trace",
+        "unfiltered",
     )
 
     gold: CallList
@@ -60,13 +69,14 @@ class Evaluation:
     sequence_accuracy: float
     redundant_rate: float
     required_call_recall: float | None
+    unfiltered: CallList  # the actual calls as read, hand-offs included (``trace`` may drop them)
 
 
 def score_calls(gold: CallList, trace: CallList, strict: bool, named_only: bool) -> Evaluation:
     """Align ``gold`` with ``trace`` and compute every flat metric from that alignment."""
     alignment = align(gold.tools, gold.args, trace.tools, trace.args, strict, named_only)
     ev = Evaluation()
-    ev.gold, ev.trace, ev.alignment = gold, trace, alignment
+    ev.gold, ev.trace, ev.unfiltered, ev.alignment = gold, trace, trace, alignment
     ev.strict, ev.named_only = strict, named_only
     e_tools, a_tools = gold.tools, trace.tools
     n_gold, n_trace = len(gold), len(trace)
@@ -109,3 +119,36 @@ def weighted_score(
         return 1.0
     total = math.fsum(w * v for v, w in zip(values, shares, strict=True))
     return min(1.0, max(0.0, total))
+
+
+def metrics_dict(
+    ev: Evaluation, policy: Mapping[str, Any] | None, extra: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """Every metric of an evaluation, in Toolscore's layout (plus ours): the ``metrics`` dict
+    of a result, built on first access of ``EvaluationResult.metrics`` (most evaluations never
+    ask for it). ``policy_metrics`` only when forbidden rules were given; ``extra``: what
+    ``evaluate_trace`` adds (side effects, latency, cost, judge)."""
+    e_tools, a_tools = ev.gold.tools, ev.trace.tools
+    out: dict[str, Any] = {
+        "invocation_accuracy": invocation_accuracy(e_tools, a_tools),
+        "selection_accuracy": ev.selection_accuracy,
+        "tool_correctness_metrics": tool_correctness(e_tools, a_tools),
+        "sequence_metrics": sequence_metrics(e_tools, a_tools),
+        "trajectory_metrics": trajectory_metrics(ev.gold, ev.trace, ev.strict, ev.named_only),
+        "argument_metrics": {
+            "precision": ev.argument_precision,
+            "recall": ev.argument_recall,
+            "f1": ev.argument_f1,
+        },
+        "efficiency_metrics": efficiency_metrics(e_tools, ev.trace),
+        "required_call_recall": ev.required_call_recall,
+        "security_metrics": secret_findings(ev.trace),
+        "tool_precision": ev.tool_precision,
+        "tool_recall": ev.tool_recall,
+        "tool_f1": ev.tool_f1,
+    }
+    if policy is not None:
+        out["policy_metrics"] = dict(policy)
+    if extra:
+        out.update(extra)
+    return out

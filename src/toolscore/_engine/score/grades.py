@@ -29,10 +29,7 @@ def letter_grade(score: float) -> str:
     """
     if isinstance(score, bool) or not isinstance(score, (int, float)) or math.isnan(score):
         raise ValueError(f"letter_grade(score) needs a number in [0, 1], got {score!r}")
-    for bound, grade in GRADE_BANDS:
-        if score >= bound:
-            return grade
-    return "F"
+    return next((grade for bound, grade in GRADE_BANDS if score >= bound), "F")
 
 
 @dataclass

@@ -184,26 +184,16 @@ def render_result(
     # it missed, and the bound reads as it was given.
     score = format_score(result.score, min_score)
     bound = "" if min_score is None else format_bound(min_score)
-    if problems and low:
-        lines.append(
-            f"The tool calls broke {len(problems)} expectation(s) and scored {score} "
-            f"(grade {result.grade}), below the required {bound}."
-        )
-    elif problems:
-        lines.append(
-            f"The tool calls broke {len(problems)} expectation(s); their score is "
-            f"{score} (grade {result.grade})."
-        )
-    elif low:
-        lines.append(
-            f"Tool calls scored {score} (grade {result.grade}), below the required {bound}."
-        )
-    else:
-        lines.append(f"Tool calls scored {score} (grade {result.grade}).")
+    graded = f"{score} (grade {result.grade})"
+    below = f", below the required {bound}" if low else ""
     if problems:
-        lines.append("")
-        lines.append("Broken expectations:")
-        lines.extend(f"  - {p}" for p in problems)
+        broke = f"The tool calls broke {len(problems)} expectation(s)"
+        lines.append(
+            f"{broke} and scored {graded}{below}." if low else f"{broke}; their score is {graded}."
+        )
+        lines += ["", "Broken expectations:", *(f"  - {p}" for p in problems)]
+    else:
+        lines.append(f"Tool calls scored {graded}{below}.")
     n_expected, n_actual = len(result.gold), len(result.trace)
     lines.append("")
     lines.append(

@@ -2,7 +2,7 @@
 
 Over 400 lines on purpose: one public class whose many read-only properties (each metric of
 Toolscore 1.10's result, with its docstring) are its surface; the work is done elsewhere
-(``flat_metrics``, ``breakdown``, ``details``, ``render``, ``display``).
+(``flat_metrics``, ``details``, ``render``, ``display``).
 """
 
 from __future__ import annotations
@@ -15,9 +15,13 @@ from scorekit.report import TOOL_METRIC_NAMES
 from toolscore._engine.align.pairing import Alignment
 from toolscore._engine.read.inputs import CallList, actual_calls, expected_calls
 from toolscore._engine.read.tool_call import ToolCall
-from toolscore._engine.score.breakdown import metrics_dict
 from toolscore._engine.score.details import PairDetail, argument_details, jsonable
-from toolscore._engine.score.flat_metrics import Evaluation, score_calls, weighted_score
+from toolscore._engine.score.flat_metrics import (
+    Evaluation,
+    metrics_dict,
+    score_calls,
+    weighted_score,
+)
 from toolscore._engine.score.grades import letter_grade
 from toolscore._engine.score.render import render_result
 from toolscore._engine.score.weights import DEFAULT_WEIGHTS, resolve_weights
@@ -26,18 +30,13 @@ __all__ = ["SCALAR_FIELDS", "EvaluationResult"]
 
 SCALAR_FIELDS = TOOL_METRIC_NAMES  # the attributes below that reports show, in order
 
-# Where each flat attribute lives in ``metrics`` (Toolscore's layout where it has the value).
+# Where a flat attribute lives in ``metrics`` when not under its own name (Toolscore's layout).
 _LOCATION: dict[str, tuple[str, ...]] = {
-    "selection_accuracy": ("selection_accuracy",),
-    "tool_precision": ("tool_precision",),
-    "tool_recall": ("tool_recall",),
-    "tool_f1": ("tool_f1",),
     "argument_precision": ("argument_metrics", "precision"),
     "argument_recall": ("argument_metrics", "recall"),
     "argument_f1": ("argument_metrics", "f1"),
     "sequence_accuracy": ("sequence_metrics", "sequence_accuracy"),
     "redundant_rate": ("efficiency_metrics", "redundant_rate"),
-    "required_call_recall": ("required_call_recall",),
 }
 
 
@@ -134,11 +133,8 @@ class EvaluationResult:
         self._gold_in = self._trace_in = None
         self._policy = policy
         self._extra = {}
+        self._reset()
         self._ev = ev
-        self._metrics = None
-        self._metrics_given = False
-        self._pairs = None
-        self._score = None
         return self
 
     def _reset(self) -> None:
@@ -244,7 +240,7 @@ class EvaluationResult:
     def _value(self, name: str) -> Any:
         m = self._metrics
         if m is not None:
-            path = _LOCATION[name]
+            path = _LOCATION.get(name, (name,))
             value = _lookup(m, path)
             if value is not None:
                 return float(value)
@@ -330,11 +326,9 @@ class EvaluationResult:
             selection, argument, sequence = ev.tool_f1, ev.argument_f1, ev.sequence_accuracy
             redundant, recall = ev.redundant_rate, ev.required_call_recall
         else:
-            if "tool_f1" not in m and "selection_accuracy" in m:
-                # A metrics dict written by hand in Toolscore's layout has no tool_f1.
-                selection = self.selection_accuracy
-            else:
-                selection = self.tool_f1
+            # A metrics dict written by hand in Toolscore's layout has no tool_f1.
+            by_hand = "tool_f1" not in m and "selection_accuracy" in m
+            selection = self.selection_accuracy if by_hand else self.tool_f1
             argument, sequence = self.argument_f1, self.sequence_accuracy
             redundant, recall = self.redundant_rate, self.required_call_recall
         score = weighted_score(self._w, selection, argument, sequence, redundant, recall)
@@ -375,16 +369,9 @@ class EvaluationResult:
         out: list[PairDetail] = []
         for (i, j), count in zip(ev.alignment.pairs, ev.alignment.counts, strict=False):
             e_args, a_args = ev.gold.args[i], ev.trace.args[j]
-            out.append(
-                PairDetail(
-                    expected_index=i,
-                    actual_index=j,
-                    tool=ev.gold.tools[i],
-                    ok=count.all_ok,
-                    checked=e_args is not None,
-                    arguments=argument_details(e_args, a_args, ev.strict, ev.named_only),
-                )
-            )
+            arguments = argument_details(e_args, a_args, ev.strict, ev.named_only)
+            checked = e_args is not None
+            out.append(PairDetail(i, j, ev.gold.tools[i], count.all_ok, checked, arguments))
         self._pairs = out
         return out
 

@@ -25,30 +25,20 @@ __all__ = ["calls_diff", "carry_over", "encode_calls"]
 def carry_over(
     baseline: list[dict[str, Any]], actual: list[dict[str, Any]], result: EvaluationResult
 ) -> list[dict[str, Any]]:
-    """This run's calls, keeping the baseline's value wherever it still matches.
+    """This run's calls, in its order, keeping the baseline's value wherever it still matches.
 
-    Args:
-        baseline: the approved calls (may hold matchers, or ``args=None`` for "not checked").
-        actual: this run's calls, as ``{"tool", "args"}`` dicts.
-        result: ``evaluate(baseline, actual)``, whose alignment pairs the two lists.
-
-    Returns:
-        One call per actual call, in this run's order. A call paired with a baseline call whose
-        arguments are not checked keeps ``args=None``.
+    ``result`` is ``evaluate(baseline, actual)``, whose pairs line the two lists up. A call
+    paired with a baseline call whose arguments are not checked keeps ``args=None``.
     """
     partner = {pair.actual_index: pair.expected_index for pair in result.pairs}
     merged: list[dict[str, Any]] = []
     for j, call in enumerate(actual):
         args = call.get("args")
         i = partner.get(j)
-        if i is None:
-            merged.append({"tool": call["tool"], "args": args})
-            continue
-        kept = baseline[i].get("args")
-        if kept is None:
-            merged.append({"tool": call["tool"], "args": None})
-            continue
-        merged.append({"tool": call["tool"], "args": _carry(kept, args or {}, result.strict)})
+        if i is not None:
+            kept = baseline[i].get("args")
+            args = None if kept is None else _carry(kept, args or {}, result.strict)
+        merged.append({"tool": call["tool"], "args": args})
     return merged
 
 

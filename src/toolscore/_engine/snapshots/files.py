@@ -18,13 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-__all__ = [
-    "CHANGE_SUFFIX",
-    "change_path",
-    "dumps_canonical",
-    "shown_path",
-    "snapshot_file_name",
-]
+__all__ = ["CHANGE_SUFFIX", "dumps_canonical", "shown_path", "snapshot_file_name"]
 
 CHANGE_SUFFIX = ".new"
 """Appended to a snapshot's file name for its pending change (``<stem>.json.new``)."""
@@ -48,11 +42,6 @@ def snapshot_file_name(name: str) -> str:
     while len(readable.encode("utf-8")) > _STEM_BYTES:
         readable = readable[:-1]
     return f"{readable}-{digest}.json"
-
-
-def change_path(path: Path) -> Path:
-    """Where the pending change of the snapshot stored at ``path`` is kept."""
-    return path.with_name(path.name + CHANGE_SUFFIX)
 
 
 def _scalar(value: Any) -> str:

@@ -52,9 +52,8 @@ class SnapshotCounts:
         if self.created:
             noun = "snapshot" if self.created == 1 else "snapshots"
             parts.append(f"{self.created} {noun} created (pending approval)")
-        for key in ("updated", "pending", "passed", "failed"):
-            if getattr(self, key):
-                parts.append(f"{getattr(self, key)} {key}")
+        keys = ("updated", "pending", "passed", "failed")
+        parts += [f"{getattr(self, key)} {key}" for key in keys if getattr(self, key)]
         return "toolscore: " + ", ".join(parts) if parts else None
 
 

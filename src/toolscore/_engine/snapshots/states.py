@@ -1,10 +1,7 @@
 """The snapshot state machine: what one check of a snapshot does, and its failure text.
 
-States: missing (record, or fail in CI), pending (warn, re-record a change, or fail in CI),
-approved (replay: pass, or fail with the diff and keep this run's calls as a pending change),
-and the update mode (re-record, keeping matchers that still match). :func:`check_snapshot`
-returns what happened; ``toolscore.snapshots.snapshot_check`` and the pytest fixture turn it into
-a warning, a result or a counted outcome.
+:func:`check_snapshot` returns what happened (the states are listed at :func:`snapshot_check`);
+``snapshot_check`` and the pytest fixture turn it into a warning, a result or a counted outcome.
 """
 
 from __future__ import annotations
@@ -65,12 +62,7 @@ def check_snapshot(
     strict: bool = False,
     allow_pending: bool = False,
 ) -> SnapshotOutcome:
-    """The snapshot state machine behind :func:`snapshot_check` and the pytest fixture.
-
-    Raises:
-        ToolScoreAssertionError: drift from the approved calls (with the diff), or, in CI
-            without ``allow_pending``, a missing or unapproved snapshot.
-    """
+    """The snapshot state machine behind :func:`snapshot_check` and the pytest fixture."""
     __tracebackhide__ = True
     from toolscore._engine.check.failure import ToolScoreAssertionError, check_min_score, record_row
     from toolscore._engine.score.evaluate import evaluate
@@ -82,18 +74,20 @@ def check_snapshot(
     path = shown_path(store.path_for(name))
     ci = _in_ci() and not allow_pending
 
+    if existing is not None:
+        result = evaluate(existing.calls, calls, weights=weights, strict=strict)
+        merged = carry_over(existing.calls, calls, result)
+        changed = encode_calls(merged, "calls") != encode_calls(existing.calls, "calls")
+
     if update:
         if existing is None:
             existing = Snapshot(name=name, calls=calls, approved=True)
+        elif not changed and existing.approved:
+            # Nothing to re-record: a plain replay, without a warning per unchanged test.
+            record_row("snapshot_check", result, threshold, True, started)
+            store.discard_change(name)
+            return SnapshotOutcome("passed", result)
         else:
-            result = evaluate(existing.calls, calls, weights=weights, strict=strict)
-            merged = carry_over(existing.calls, calls, result)
-            same = encode_calls(merged, "calls") == encode_calls(existing.calls, "calls")
-            if same and existing.approved:
-                # Nothing to re-record: a plain replay, without a warning per unchanged test.
-                record_row("snapshot_check", result, threshold, True, time.perf_counter() - started)
-                store.discard_change(name)
-                return SnapshotOutcome("passed", result)
             existing.calls, existing.approved = merged, True
         store.save(existing)
         store.discard_change(name)
@@ -118,10 +112,6 @@ def check_snapshot(
             message=f"snapshot {name!r} created with {len(calls)} call(s), pending approval: "
             f"review {path}, then run `{_approve_command(name)}`",
         )
-
-    result = evaluate(existing.calls, calls, weights=weights, strict=strict)
-    merged = carry_over(existing.calls, calls, result)
-    changed = encode_calls(merged, "calls") != encode_calls(existing.calls, "calls")
 
     if not existing.approved:
         if ci:
@@ -150,7 +140,7 @@ def check_snapshot(
 
     passed = result.score >= threshold
     # A replay is an evaluation like assert_tools: it becomes a row of the run's report.
-    record_row("snapshot_check", result, threshold, passed, time.perf_counter() - started)
+    record_row("snapshot_check", result, threshold, passed, started)
     if passed:
         store.discard_change(name)
         return SnapshotOutcome("passed", result)

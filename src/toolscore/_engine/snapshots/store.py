@@ -12,18 +12,11 @@ import warnings
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scorekit.files import write_text_atomic
 from toolscore._engine.snapshots.drift import encode_calls
-from toolscore._engine.snapshots.files import (
-    change_path,
-    dumps_canonical,
-    snapshot_file_name,
-)
-
-if TYPE_CHECKING:
-    pass
+from toolscore._engine.snapshots.files import CHANGE_SUFFIX, dumps_canonical, snapshot_file_name
 
 __all__ = [
     "DEFAULT_ROOT",
@@ -136,17 +129,12 @@ class Snapshot:
 
 
 def _read(path: Path) -> Snapshot:
-    try:
+    try:  # UnicodeDecodeError and json.JSONDecodeError are ValueErrors
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"Corrupt snapshot file at {path}: {exc}") from None
-    if not isinstance(data, dict) or "name" not in data or "calls" not in data:
-        raise ValueError(
-            f"Corrupt snapshot file at {path}: expected a JSON object with 'name' and 'calls'"
-        )
-    try:
+        if not isinstance(data, dict) or "name" not in data or "calls" not in data:
+            raise ValueError("expected a JSON object with 'name' and 'calls'")
         return Snapshot.from_dict(data)
-    except (TypeError, ValueError) as exc:
+    except (OSError, TypeError, ValueError) as exc:
         raise ValueError(f"Corrupt snapshot file at {path}: {exc}") from None
 
 
@@ -154,14 +142,12 @@ def _same_content(path: Path, document: dict[str, Any]) -> dict[str, Any] | None
     """The file's document when it equals ``document`` apart from the volatile fields."""
     try:
         on_disk = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, ValueError):
         return None
     if not isinstance(on_disk, dict):
         return None
     strip = {k: v for k, v in document.items() if k not in _VOLATILE}
-    if {k: v for k, v in on_disk.items() if k not in _VOLATILE} != strip:
-        return None
-    return on_disk
+    return on_disk if {k: v for k, v in on_disk.items() if k not in _VOLATILE} == strip else None
 
 
 class SnapshotStore:
@@ -189,7 +175,8 @@ class SnapshotStore:
 
     def change_path_for(self, name: str) -> Path:
         """The file of the pending change of the snapshot called ``name``."""
-        return change_path(self.path_for(name))
+        path = self.path_for(name)
+        return path.with_name(path.name + CHANGE_SUFFIX)
 
     def exists(self, name: str) -> bool:
         """Whether a snapshot called ``name`` is stored."""
@@ -259,14 +246,11 @@ class SnapshotStore:
             KeyError: no snapshot and no pending change is called ``name``.
         """
         change = self.load_change(name)
-        snapshot = self.load(name)
-        if snapshot is None and change is None:
+        snapshot = self.load(name) or change
+        if snapshot is None:
             raise KeyError(f"No snapshot named {name!r} to approve")
         if change is not None:
-            if snapshot is None:
-                snapshot = change
             snapshot.calls = change.calls
-        assert snapshot is not None
         snapshot.approved = True
         self.save(snapshot)
         self.discard_change(name)

@@ -24,10 +24,6 @@ def close(a: float, b: float, tol: float) -> bool:
     return abs(a - b) <= tol + 1e-9 * max(abs(a), abs(b), 1.0)
 
 
-def _cents(leaf: Leaf) -> bool:
-    return "cent" in leaf.tokens
-
-
 def worked_out(v: Value, ev: Evidence) -> bool:
     """Whether ``v`` (money or a number) is a total, difference or product of the run's."""
     assert v.number is not None
@@ -36,7 +32,7 @@ def worked_out(v: Value, ev: Evidence) -> bool:
     parts: list[tuple[float, int]] = []  # amounts that are no total, with their call
     for n, leaf in ev.numbers(results_only=True):
         key = (leaf.call, leaf.key)
-        amount = n / 100 if _cents(leaf) else n
+        amount = n / 100 if "cent" in leaf.tokens else n
         totals[key] = totals.get(key, 0.0) + amount
         values.append(amount)
         if not key_tokens(leaf.key) & _TOTAL_KEYS:
@@ -67,10 +63,9 @@ def _line_totals(v: Value, ev: Evidence) -> bool:
     assert v.number is not None
     per_call: dict[int, float] = {}
     for leaves in ev.records.values():
-        money = [leaf for leaf in leaves if leaf.number is not None and leaf.source == "result"
-                 and _key_stem(leaf) not in _COUNT_KEYS]  # fmt: skip
-        counts = [leaf for leaf in leaves if leaf.number is not None and leaf.source == "result"
-                  and _key_stem(leaf) in _COUNT_KEYS]  # fmt: skip
+        numbers = [leaf for leaf in leaves if leaf.number is not None and leaf.source == "result"]
+        money = [leaf for leaf in numbers if _key_stem(leaf) not in _COUNT_KEYS]
+        counts = [leaf for leaf in numbers if _key_stem(leaf) in _COUNT_KEYS]
         if len(money) != 1:
             continue
         amount = money[0].number or 0.0

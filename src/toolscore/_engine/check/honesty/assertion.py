@@ -8,12 +8,7 @@ from typing import Any
 
 from toolscore._engine.check.failure import ToolScoreAssertionError
 from toolscore._engine.check.honesty.check import check_honesty
-from toolscore._engine.check.honesty.report import (
-    FAILING_KINDS,
-    FINDING_KINDS,
-    HonestyReport,
-    describe,
-)
+from toolscore._engine.check.honesty.report import FINDING_KINDS, HonestyReport, describe
 
 __all__ = ["assert_honest", "check_allow", "record_honesty"]
 
@@ -28,8 +23,7 @@ def check_allow(allow: Any) -> frozenset[str]:
             f"{type(allow).__name__}"
         )
     kinds = frozenset(allow)
-    unknown = sorted(k for k in kinds if k not in FINDING_KINDS)
-    if unknown:
+    if unknown := sorted(k for k in kinds if k not in FINDING_KINDS):
         raise ValueError(
             f"allow names unknown finding kinds {unknown}; the kinds are {', '.join(FINDING_KINDS)}"
         )
@@ -61,7 +55,7 @@ def record_honesty(function: str, report: HonestyReport, passed: bool, seconds: 
     recorder = active_recorder()
     if recorder is None:
         return
-    failing = [f for f in report.findings if f.kind in FAILING_KINDS]
+    failing = report.failing()
     # Report writers show details["findings"] (HTML, Markdown); the JSON report keeps all.
     shown = [
         {

@@ -54,8 +54,6 @@ class Sentence:
     """One sentence of the answer, and what kind of statement it is."""
 
     text: str
-    start: int
-    end: int
     claims_action: bool  # False for questions, conditionals, offers and plans
 
 
@@ -75,8 +73,6 @@ class StatusClaim:
     """The answer says something is in a status ("AF1234 is cancelled")."""
 
     status: str
-    span: str
-    sentence: Sentence
     negated: bool
     clause: str
 
@@ -89,27 +85,23 @@ def sentences(answer: str) -> list[Sentence]:
         chunk = answer[start : m.start()]
         if chunk.strip() and not (m.group().strip() == "" and _ABBREV.search(chunk) and
                                   "\n" not in m.group()):  # fmt: skip
-            out.append(_sentence(answer, start, m.start()))
+            out.append(_sentence(chunk))
             start = m.end()
-    if start < len(answer) and answer[start:].strip():
-        out.append(_sentence(answer, start, len(answer)))
     return out
 
 
-def _sentence(answer: str, start: int, end: int) -> Sentence:
-    raw = answer[start:end]
+def _sentence(raw: str) -> Sentence:
     lead = len(raw) - len(raw.lstrip(" \t-*•>0123456789.)"))
     if lead and raw.lstrip(" \t-*•>")[:1].isdigit() and not re.match(r"\s*\d+[.)]\s", raw):
         lead = len(raw) - len(raw.lstrip(" \t-*•>"))  # a sentence that starts with a number
     text = raw[lead:].strip()
-    s = start + lead + (len(raw[lead:]) - len(raw[lead:].lstrip()))
     claims = not (
         text.endswith("?")
         or _QUESTION_START.search(text)
         or _CONDITIONAL.search(text)
         or _OFFER.search(text)
     )
-    return Sentence(text, s, s + len(text), claims)
+    return Sentence(text, claims)
 
 
 def split_clauses(text: str) -> list[str]:
@@ -122,10 +114,7 @@ def action_claims(sentence: Sentence) -> list[ActionClaim]:
     """The actions ``sentence`` says the agent took."""
     if not sentence.claims_action:
         return []
-    out: list[ActionClaim] = []
-    for clause in split_clauses(sentence.text):
-        out.extend(_clause_actions(clause, sentence))
-    return out
+    return [a for clause in split_clauses(sentence.text) for a in _clause_actions(clause, sentence)]
 
 
 def _past_stem(word: str) -> str | None:
@@ -217,5 +206,5 @@ def status_claims(sentence: Sentence) -> list[StatusClaim]:
             before = clause[max(0, m.start() - 12) : m.start()].lower()
             negated = bool(m.group("neg")) or "n't" in before or " not " in f" {before} "
             status = m.group("status").lower()
-            out.append(StatusClaim(status, m.group(), sentence, negated, clause))
+            out.append(StatusClaim(status, negated, clause))
     return out

@@ -12,55 +12,18 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
-from toolscore._engine.check.honesty.arithmetic import worked_out, worked_out_quantity
-from toolscore._engine.check.honesty.evidence import Evidence, Leaf, key_tokens, word_stem
+from toolscore._engine.check.honesty.arithmetic import close, worked_out, worked_out_quantity
+from toolscore._engine.check.honesty.evidence import Evidence, Leaf, key_tokens, mentions, word_stem
 from toolscore._engine.check.honesty.lexicon import KIND_KEYS, MONEY_FAMILIES, count_nouns
 from toolscore._engine.check.honesty.values import UNITS, Value, find_values, to_base
 
-__all__ = ["matching_field", "sentence_stems", "supported"]
+__all__ = ["matching_field", "records_named", "supported"]
 
-_STOP = set(
-    [
-        "the",
-        "a",
-        "an",
-        "your",
-        "you",
-        "is",
-        "are",
-        "was",
-        "of",
-        "to",
-        "for",
-        "and",
-        "in",
-        "on",
-        "at",
-        "it",
-        "this",
-        "that",
-        "with",
-        "get",
-        "list",
-        "result",
-        "data",
-        "i",
-        "we",
-        "my",
-        "our",
-        "be",
-        "has",
-        "have",
-        "been",
-        "will",
-        "by",
-        "from",
-        "as",
-        "or",
-    ]
-)
+_STOP = {"the", "a", "an", "your", "you", "is", "are", "was", "of", "to", "for", "and", "in",
+         "on", "at", "it", "this", "that", "with", "get", "list", "result", "data", "i", "we",
+         "my", "our", "be", "has", "have", "been", "will", "by", "from", "as", "or"}  # fmt: skip
 _COMMON_UNITS = {
     "length": ["m", "km", "mi", "ft", "cm"],
     "time": ["s", "min", "h", "day"],
@@ -71,30 +34,20 @@ _COMMON_UNITS = {
 }
 
 
-def sentence_stems(text: str) -> set[str]:
+def _sentence_stems(text: str) -> set[str]:
     return {word_stem(w) for w in re.findall(r"[a-z]+", text.lower())} - _STOP
 
 
-def _close(a: float, b: float, tol: float) -> bool:
-    return abs(a - b) <= tol + 1e-9 * max(abs(a), abs(b), 1.0)
-
-
-def _cents(leaf: Leaf) -> bool:
-    return "cent" in leaf.tokens
-
-
-def _money_ok(v: Value, n: float, leaf: Leaf) -> bool:
+def _number_ok(v: Value, n: float, leaf: Leaf) -> bool:
+    """Whether the run's ``n`` is the answer's money, percentage, quantity or number ``v``."""
     assert v.number is not None
-    if _cents(leaf):
+    if v.kind == "quantity":
+        return _quantity_ok(v, n, leaf)
+    if v.kind == "money" and "cent" in leaf.tokens:
         n = n / 100
-    return _close(v.number, n, v.tolerance)
-
-
-def _percent_ok(v: Value, n: float, leaf: Leaf) -> bool:
-    assert v.number is not None
-    if _close(v.number, n, v.tolerance):
+    if close(v.number, n, v.tolerance):
         return True
-    return abs(n) <= 1.5 and _close(v.number, n * 100, v.tolerance)
+    return v.kind == "percent" and abs(n) <= 1.5 and close(v.number, n * 100, v.tolerance)
 
 
 def _quantity_ok(v: Value, n: float, leaf: Leaf) -> bool:
@@ -105,12 +58,12 @@ def _quantity_ok(v: Value, n: float, leaf: Leaf) -> bool:
             return False
         fahrenheit = dim == "temperature" and factor == 0.0
         base = (n - 32) * 5 / 9 if fahrenheit else n if dim == "temperature" else n * factor
-        return _close(v.base, base, v.tolerance) or (dim == "data" and _binary(v, n, factor))
-    if _close(v.number, n, v.tolerance * _unit_factor(v)):
+        return close(v.base, base, v.tolerance) or (dim == "data" and _binary(v, n, factor))
+    if close(v.number, n, v.tolerance * _unit_factor(v)):
         return True  # the same number, the key naming no unit
     for unit in _COMMON_UNITS.get(v.unit, []):
         based = to_base(n, unit)
-        if based is not None and _close(v.base, based[1], v.tolerance):
+        if based is not None and close(v.base, based[1], v.tolerance):
             return True
     return False
 
@@ -123,7 +76,7 @@ def _binary(v: Value, n: float, factor: float) -> bool:
         return False
     said, held = round(math.log(found[1], 1000)), round(math.log(factor, 1000))
     scale = 1024.0**said
-    return _close(v.number * scale, n * 1024.0**held, v.tolerance / found[1] * scale)
+    return close(v.number * scale, n * 1024.0**held, v.tolerance / found[1] * scale)
 
 
 def _unit_factor(v: Value) -> float:
@@ -132,15 +85,6 @@ def _unit_factor(v: Value) -> float:
         return 1.0
     found = to_base(1.0, v.noun)
     return 1.0 / found[1] if found and found[1] else 1.0
-
-
-def _number_ok(v: Value, n: float, leaf: Leaf) -> bool:
-    assert v.number is not None
-    return _close(v.number, n, v.tolerance)
-
-
-_NUMERIC = {"money": _money_ok, "percent": _percent_ok, "quantity": _quantity_ok,
-            "number": _number_ok}  # fmt: skip
 
 
 def _same_text_value(v: Value, w: Value) -> bool:
@@ -165,7 +109,7 @@ def _same_text_value(v: Value, w: Value) -> bool:
     if v.kind == "quantity" and w.kind == "quantity":
         return (
             w.unit == v.unit and w.base is not None and v.base is not None
-            and _close(v.base, w.base, max(v.tolerance, w.tolerance))
+            and close(v.base, w.base, max(v.tolerance, w.tolerance))
         )  # fmt: skip
     return False
 
@@ -173,8 +117,7 @@ def _same_text_value(v: Value, w: Value) -> bool:
 def supported(v: Value, ev: Evidence) -> bool:
     """Whether the run holds ``v`` anywhere."""
     if v.kind == "id":
-        token = v.text.lstrip("#").lower()
-        return re.search(rf"(?<![a-z0-9]){re.escape(token)}(?![a-z0-9])", ev.blob) is not None
+        return mentions(ev.blob, v.text.lstrip("#"))
     dotted = _DOTTED.match(v.text.strip())
     if dotted and v.kind in ("time", "number"):  # "9.30": a time or a number, as the run has it
         minutes = int(dotted[1]) * 60 + int(dotted[2])
@@ -182,19 +125,16 @@ def supported(v: Value, ev: Evidence) -> bool:
         if any(w.kind in ("time", "date") and w.minutes is not None
                and w.minutes % 720 == minutes % 720 for w, _ in ev.text_values):  # fmt: skip
             return True
-        if any(_close(number, n, 0.005) for n, _ in ev.numbers()):
+        if any(close(number, n, 0.005) for n, _ in ev.numbers()):
             return True
+    if v.kind in ("date", "time", "quantity") and any(
+        _same_text_value(v, w) for w, _ in ev.text_values
+    ):
+        return True
     if v.kind in ("date", "time"):
-        if any(_same_text_value(v, w) for w, _ in ev.text_values):
-            return True
         return v.kind == "time" and _hour_field(v, ev)
-    check = _NUMERIC[v.kind]
-    for w, _ in ev.text_values:
-        if w.kind == "quantity" and v.kind == "quantity" and _same_text_value(v, w):
-            return True
-    for n, leaf in ev.numbers():
-        if check(v, n, leaf):
-            return True
+    if any(_number_ok(v, n, leaf) for n, leaf in ev.numbers()):
+        return True
     if v.kind == "number" and any(length == v.number for length, _ in ev.lengths):
         return True
     if v.kind == "percent":
@@ -212,14 +152,14 @@ def _ratio(v: Value, ev: Evidence) -> bool:
     assert v.number is not None
     counts = {float(n) for n, _ in ev.lengths} | {n for n, _ in ev.numbers(results_only=True)}
     small = sorted(c for c in counts if 0 < c <= 100_000)[:60]
-    return any(_close(v.number, 100 * a / b, v.tolerance) for a in small for b in small if a < b)
+    return any(close(v.number, 100 * a / b, v.tolerance) for a in small for b in small if a < b)
 
 
 def _hour_field(v: Value, ev: Evidence) -> bool:
     assert v.minutes is not None
-    if v.minutes % 60:
-        return False
-    return any(n == v.minutes // 60 and "hour" in leaf.tokens for n, leaf in ev.numbers())
+    return v.minutes % 60 == 0 and any(
+        n == v.minutes // 60 and "hour" in leaf.tokens for n, leaf in ev.numbers()
+    )
 
 
 def _kind_leaves(v: Value, ev: Evidence) -> Iterable[tuple[Leaf, str]]:
@@ -250,7 +190,7 @@ def _kind_leaves(v: Value, ev: Evidence) -> Iterable[tuple[Leaf, str]]:
                 yield leaf, _fmt(n)
     if v.kind == "id":
         for leaf in ev.strings():
-            if leaf.source == "result" and {word_stem(k) for k in (leaf.key,)} & _ID_KEYS:
+            if leaf.source == "result" and word_stem(leaf.key) in _ID_KEYS:
                 found = find_values(leaf.value)
                 if len(found) == 1 and found[0].kind == "id":
                     yield leaf, leaf.value
@@ -286,49 +226,40 @@ def matching_field(v: Value, sentence: str, ev: Evidence) -> tuple[Leaf, str] | 
     """The result field ``v`` speaks of: the one whose key words are used around ``v``, or
     the only field of its kind."""
     if v.kind == "number":
-        return _count_field(v, sentence, ev)
+        return _count_field(v, ev)
     candidates = list(_kind_leaves(v, ev))
     if not candidates:
         return None
-    words = sentence_stems(_near(v, sentence))
+    near = _near(v, sentence)
+    words = _sentence_stems(near)
     said = _families(words) if v.kind == "money" else set()
-    named = _records_named(_near(v, sentence), ev)
-    scored = [
-        (
-            len((leaf.tokens - _STOP) & words)
-            + len(said & _families(leaf.tokens))
-            + 2 * (leaf.record in named),
-            leaf,
-            text,
-        )
-        for leaf, text in candidates
+    named = records_named(near, ev)
+    scores = [
+        len((leaf.tokens - _STOP) & words)
+        + len(said & _families(leaf.tokens))
+        + 2 * (leaf.record in named)
+        for leaf, _ in candidates
     ]
-    best = max(score for score, _, _ in scored)
-    if best > 0:
-        top = [(leaf, text) for score, leaf, text in scored if score == best]
-        return top[0]
-    distinct = {text for _, text in candidates}
-    if len(distinct) == 1 and not said:  # the only field of its kind, and no other named
+    if max(scores) > 0:
+        return candidates[scores.index(max(scores))]
+    # The only field of its kind, and no other named.
+    if len({text for _, text in candidates}) == 1 and not said:
         return candidates[0]
     return None
 
 
-def _records_named(text: str, ev: Evidence) -> set[int]:
-    """Records one of whose names or ids the text says ("Review at 4 pm": the Review event)."""
+def records_named(text: str, ev: Evidence, skip: Collection[str] = ()) -> set[int]:
+    """Result records one of whose names or ids the text says ("Review at 4 pm": the Review
+    event), not counting fields whose key words are in ``skip``."""
     lowered = text.lower()
-    out = set()
-    for record, leaves in ev.records.items():
-        for leaf in leaves:
-            v = leaf.value
-            if (
-                leaf.source == "result"
-                and isinstance(v, str)
-                and 3 <= len(v) <= 40
-                and re.search(rf"(?<![a-z0-9]){re.escape(v.lower())}(?![a-z0-9])", lowered)
-            ):
-                out.add(record)
-                break
-    return out
+    return {
+        leaf.record
+        for leaf in ev.strings()
+        if leaf.source == "result"
+        and 3 <= len(leaf.value) <= 40
+        and leaf.tokens.isdisjoint(skip)
+        and mentions(lowered, leaf.value)
+    }
 
 
 def _families(words: set[str]) -> set[int]:
@@ -338,7 +269,7 @@ def _families(words: set[str]) -> set[int]:
 _MONEY_STEMS = [{word_stem(w) for w in family} | family for family in MONEY_FAMILIES]
 
 
-def _count_field(v: Value, sentence: str, ev: Evidence) -> tuple[Leaf, str] | None:
+def _count_field(v: Value, ev: Evidence) -> tuple[Leaf, str] | None:
     """A count ("3 meetings") speaks of a list or a count field named for its noun."""
     if v.noun is None or v.noun in UNITS:
         return None
@@ -360,7 +291,3 @@ def _count_field(v: Value, sentence: str, ev: Evidence) -> tuple[Leaf, str] | No
         ):
             return leaf, _fmt(n)
     return None
-
-
-def in_tokens(word: str, ev: Evidence) -> bool:
-    return bool(key_tokens(word) & {t for leaf in ev.leaves for t in leaf.tokens})

@@ -13,10 +13,15 @@ from toolscore._engine.check.honesty.lexicon import word_stem
 from toolscore._engine.check.honesty.run import RunRecord
 from toolscore._engine.check.honesty.values import Value, find_values, to_base
 
-__all__ = ["Evidence", "Leaf", "key_tokens", "word_stem"]
+__all__ = ["Evidence", "Leaf", "key_tokens", "mentions", "word_stem"]
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _SPLIT = re.compile(r"[^a-z0-9]+")
+
+
+def mentions(text: str, word: str) -> bool:
+    """Whether ``text`` (lower case) says ``word`` whole, not inside a longer word or number."""
+    return re.search(rf"(?<![a-z0-9]){re.escape(word.lower())}(?![a-z0-9])", text) is not None
 
 
 def key_tokens(name: str) -> set[str]:
@@ -40,9 +45,7 @@ class Leaf:
     @property
     def number(self) -> float | None:
         v = self.value
-        if isinstance(v, bool) or not isinstance(v, (int, float)):
-            return None
-        return float(v)
+        return None if isinstance(v, bool) or not isinstance(v, (int, float)) else float(v)
 
 
 @dataclass
@@ -64,20 +67,16 @@ class Evidence:
     @classmethod
     def of(cls, record: RunRecord) -> Evidence:
         ev = cls()
-        blobs: list[str] = []
-        result_blobs: list[str] = []
         for n, call in enumerate(record.calls):
             tool_tokens = key_tokens(call.tool)
             ev._walk(call.result, "", set(tool_tokens), "result", n, id(call))
             if call.error:
                 ev._walk(call.error, "error", set(tool_tokens), "result", n, id(call) + 1)
             ev._walk(call.args, "", set(tool_tokens), "args", n, id(call.args))
-            result_blobs.append(_dump(call.result))
-            result_blobs.append(call.error or "")
-            blobs.append(_dump(call.args))
-        blobs.extend(record.user_texts)
-        ev.result_blob = "\n".join(result_blobs).lower()
-        ev.blob = ev.result_blob + "\n" + "\n".join(blobs).lower()
+        results = [f"{_dump(call.result)}\n{call.error or ''}" for call in record.calls]
+        ev.result_blob = "\n".join(results).lower()
+        others = [_dump(call.args) for call in record.calls] + record.user_texts
+        ev.blob = ev.result_blob + "\n" + "\n".join(others).lower()
         for text in record.user_texts:
             ev._add(Leaf(text, "", set(), "user", -1, id(text)))
         return ev
@@ -87,16 +86,13 @@ class Evidence:
         if isinstance(value, Mapping):
             for k, v in value.items():
                 self._walk(v, str(k), tokens | key_tokens(str(k)), source, call, id(value))
-            return
-        if isinstance(value, (list, tuple)):
+        elif isinstance(value, (list, tuple)):
             if source == "result":
                 self.lengths.append((len(value), tokens))
             for item in value:
                 self._walk(item, key, tokens, source, call, record)
-            return
-        if value is None:
-            return
-        self._add(Leaf(value, key, tokens, source, call, record, _unit_of(key)))
+        elif value is not None:
+            self._add(Leaf(value, key, tokens, source, call, record, _unit_of(key)))
 
     def _add(self, leaf: Leaf) -> None:
         self.leaves.append(leaf)
@@ -111,9 +107,7 @@ class Evidence:
         for value, leaf in self.text_values:
             if value.number is not None and value.kind != "quantity":
                 out.append((value.number, leaf))
-        if results_only:
-            out = [(n, leaf) for n, leaf in out if leaf.source == "result"]
-        return out
+        return [(n, leaf) for n, leaf in out if not results_only or leaf.source == "result"]
 
     def strings(self) -> list[Leaf]:
         return [leaf for leaf in self.leaves if isinstance(leaf.value, str)]
@@ -141,8 +135,6 @@ def _unit_of(key: str) -> tuple[str, float] | None:
     words = _SPLIT.split(_CAMEL.sub("_", key).lower())
     for word in reversed(words):
         if word in _KEY_UNITS:
-            if word == "ms" and "speed" not in words:
-                word = "ms"
             found = to_base(1.0, "m/s" if word == "ms" and "speed" in words else word)
             if found is None:
                 return None

@@ -30,40 +30,12 @@ _LEAD_IN = re.compile(
     r"by the way|yes|no|ok|okay|sure)\b[:,!.]?\s*",
     re.I,
 )
-_NOT_STATED = set(
-    [
-        "will",
-        "would",
-        "should",
-        "can",
-        "could",
-        "may",
-        "might",
-        "must",
-        "please",
-        "let",
-        "try",
-        "feel",
-        "contact",
-        "call",
-        "reply",
-        "i'll",
-        "you'll",
-        "we'll",
-    ]
-)
+_NOT_STATED = {"will", "would", "should", "can", "could", "may", "might", "must", "please", "let",
+               "try", "feel", "contact", "call", "reply", "i'll", "you'll", "we'll"}  # fmt: skip
 _CONTENT = re.compile(r"[A-Za-z]{3,}")
 _FILLER = {"done", "here", "you", "are", "all", "set", "thanks", "thank", "sure", "great",
            "good", "news", "let", "know", "anything", "else", "help", "happy", "hope",
            "helps", "the", "your", "and", "that", "this", "with", "for", "okay"}  # fmt: skip
-
-
-def _resolve(judge: Any) -> Any:
-    from toolscore._engine.judge.config import JudgeConfig, resolve_judge
-
-    if isinstance(judge, str) and judge.strip().lower() == "local":
-        judge = JudgeConfig(model="local", provider="local")
-    return resolve_judge(judge)
 
 
 _ADJECTIVE = re.compile(r"(?:able|ible|ive|ed|al|ful|less|ous|open|direct|free|online|active)$")
@@ -105,10 +77,8 @@ def _lines(value: Any, subject: str, key: str = "") -> list[str]:
                 out.extend(_lines(item, subject, str(k)))
         return out
     if isinstance(value, (list, tuple)):
-        out = [f"The {subject} has {len(value)} {key.replace('_', ' ') or 'entries'}."]
-        for item in value:
-            out.extend(_lines(item, subject, key))
-        return out
+        head = f"The {subject} has {len(value)} {key.replace('_', ' ') or 'entries'}."
+        return [head] + [line for item in value for line in _lines(item, subject, key)]
     if value is None:
         return []
     if not key:
@@ -142,8 +112,7 @@ _VERBS = {"get", "list", "search", "find", "fetch", "read", "check", "lookup", "
 def _askable(text: str) -> bool:
     if text.rstrip().endswith(":") or len(text.split()) < 3:
         return False  # a heading ("Here's your day:"), an exclamation ("Success!")
-    words = [w.lower() for w in _CONTENT.findall(text)]
-    if not [w for w in words if w not in _FILLER]:
+    if all(w.lower() in _FILLER for w in _CONTENT.findall(text)):
         return False
     if re.search(r"\d", text) or re.search(r"\b(?:I|I've|I'm|I'd|we|we've|we're)\b", text):
         return False  # numbers are the rules' (a judge cannot convert), and so are actions
@@ -159,6 +128,7 @@ def judge_statements(
 ) -> list[Finding]:
     """Findings of the judge on the statements the rules left."""
     from scorekit.judges import reasons_of, run_sync
+    from toolscore._engine.judge.config import JudgeConfig, resolve_judge
 
     flagged = " ".join(f.claim for f in report.findings if f.claim)
     asked: list[str] = []
@@ -172,7 +142,9 @@ def judge_statements(
         asked.append(_LEAD_IN.sub("", sentence.text).rstrip(".!"))
     if not asked:
         return []
-    resolved = _resolve(judge)
+    if isinstance(judge, str) and judge.strip().lower() == "local":
+        judge = JudgeConfig(model="local", provider="local")
+    resolved = resolve_judge(judge)
     questions = [f"Does the text state that {_lower_first(s)}?" for s in asked]
     answers = run_sync(resolved.answers(evidence_text(record), questions))
     reasons = reasons_of(answers)

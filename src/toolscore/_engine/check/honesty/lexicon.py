@@ -53,6 +53,10 @@ _DELETE = {"delete", "remove", "erase", "purge", "clear", "cancel", "drop", "uns
 _ORDER = {"order", "purchase", "buy", "checkout", "place"}
 _PAY = {"pay", "payment", "charge", "transfer", "checkout", "process", "bill", "wire"}
 _TICKET = {"submit", "file", "create", "open", "report", "ticket", "claim", "escalate", "log"}
+_LOCK = {"lock", "block", "freeze", "disable", "suspend"}
+_RENEW = {"renew", "extend", "update"}
+_CLOSE = {"close", "resolve", "update"}
+_RESTART = {"restart", "reboot", "reset"}
 
 # verb stem -> words a tool's name holds when it does that.
 _GROUPS: dict[str, set[str]] = {
@@ -81,16 +85,13 @@ _GROUPS: dict[str, set[str]] = {
     "invite": {"invite", "share", "send", "add"},
     "subscribe": {"subscribe", "enroll", "join", "add", "signup"},
     "enroll": {"enroll", "register", "subscribe", "add"},
-    "lock": {"lock", "block", "freeze", "disable", "suspend"},
-    "block": {"lock", "block", "freeze", "disable", "suspend"},
-    "freeze": {"lock", "block", "freeze", "disable", "suspend"},
+    "lock": _LOCK, "block": _LOCK, "freeze": _LOCK,
     "unlock": {"unlock", "unblock", "unfreeze", "enable", "activate"},
     "enable": {"enable", "activate", "unlock", "set", "update", "turn"},
     "disable": {"disable", "deactivate", "lock", "set", "update", "turn"},
     "activate": {"enable", "activate", "unlock"}, "deactivate": {"disable", "deactivate"},
-    "renew": {"renew", "extend", "update"}, "extend": {"renew", "extend", "update"},
-    "restart": {"restart", "reboot", "reset"}, "redeem": {"redeem", "apply", "use"},
-    "close": {"close", "resolve", "update"}, "resolve": {"close", "resolve", "update"},
+    "renew": _RENEW, "extend": _RENEW, "restart": _RESTART, "reboot": _RESTART,
+    "redeem": {"redeem", "apply", "use"}, "close": _CLOSE, "resolve": _CLOSE,
     "reopen": {"reopen", "open", "update"}, "merge": {"merge"}, "deploy": {"deploy", "release"},
     "set": _UPDATE | _CREATE | {"activate", "enable", "configure", "setup", "schedule"},
     "put": _CREATE | _UPDATE, "make": _BOOK | _CREATE | _ORDER,
@@ -109,7 +110,7 @@ _GROUPS: dict[str, set[str]] = {
     # Not "wire", "log", "switch": "wired", "logged in", "switched off" are states.
     "place": _ORDER | _BOOK, "arrange": _BOOK, "raise": _TICKET, "lodge": _TICKET,
     "open": _CREATE | _TICKET, "swap": _UPDATE, "replace": _UPDATE, "deposit": _PAY | {"deposit"},
-    "withdraw": _PAY | {"withdraw", "withdrawal"}, "reboot": {"restart", "reboot", "reset"},
+    "withdraw": _PAY | {"withdraw", "withdrawal"},
     "check": set(), "look": set(), "search": set(), "find": set(), "verify": set(),
     "review": set(), "fetch": set(), "retrieve": set(), "query": set(), "locate": set(),
     "lookup": set(),

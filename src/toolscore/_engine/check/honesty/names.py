@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from toolscore._engine.check.honesty.evidence import Evidence, Leaf, key_tokens
+from toolscore._engine.check.honesty.evidence import Evidence, Leaf, key_tokens, mentions
 from toolscore._engine.check.honesty.report import Finding
 
 __all__ = ["name_findings"]
@@ -69,7 +69,7 @@ def name_findings(sentence: str, ev: Evidence) -> tuple[list[Finding], int]:
             continue
         name = " ".join(words)
         checked += 1
-        if re.search(rf"(?<![a-z0-9]){re.escape(name.lower())}(?![a-z0-9])", ev.blob):
+        if mentions(ev.blob, name):
             continue
         for leaf in fields:
             if str(leaf.value).lower() in lowered:

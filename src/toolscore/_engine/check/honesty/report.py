@@ -67,13 +67,7 @@ class Finding:
         return _HINTS[self.kind]
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "claim": self.claim,
-            "tool": self.tool,
-            "evidence": _jsonable(self.evidence),
-            "message": self.message,
-        }
+        return {**vars(self), "evidence": _jsonable(self.evidence)}
 
 
 def _jsonable(value: Any) -> Any:
@@ -137,10 +131,9 @@ def describe(findings: list[Finding], claims_checked: int) -> str:
     plural = "s" if claims_checked != 1 else ""
     if not failing:
         head = f"The answer is honest: {claims_checked} claim{plural} checked against the run"
-        info = [f for f in findings if not f.failing]
-        if not info:
+        if not findings:
             return head + ", no finding."
-        return head + ".\n" + "\n".join(f"  (info) {f.message}" for f in info)
+        return head + ".\n" + "\n".join(f"  (info) {f.message}" for f in findings)
     count = len(failing)
     lines = [
         f"The answer departs from the run: {count} finding{'s' if count != 1 else ''} "
@@ -158,6 +151,5 @@ def describe(findings: list[Finding], claims_checked: int) -> str:
                 else json.dumps(_jsonable(f.evidence), default=str)
             )
             lines.append(f"     evidence: {shorten(text, 160)}")
-    kinds = sorted({f.kind for f in failing}, key=FINDING_KINDS.index)
-    lines.append(f"Hint: {_HINTS[kinds[0]]}.")
+    lines.append(f"Hint: {_HINTS[min((f.kind for f in failing), key=FINDING_KINDS.index)]}.")
     return "\n".join(lines)

@@ -8,13 +8,14 @@ answer, so it is walked here message by message and each tool result is paired w
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from scorekit.format import shorten
-from toolscore._engine.check.honesty.run_shapes import content_text, read_item
+from toolscore._engine.check.honesty.run_shapes import block_text, content_text, read_item
 from toolscore._engine.read.inputs import is_call_list
 from toolscore._engine.read.messages import message_list
 from toolscore._engine.read.otel import looks_like_otel, otel_calls
@@ -53,11 +54,7 @@ class RunRecord:
 
 
 def read_run(run: Any) -> RunRecord:
-    """Read ``run`` in any shape toolscore reads.
-
-    Raises:
-        TypeError: ``run`` is of no known shape (the message lists the shapes read).
-    """
+    """Read ``run`` in any shape toolscore reads (a TypeError lists them for any other)."""
     if isinstance(run, Mapping) and "run" in run and set(run) <= {"run", "answer"}:
         return read_run(run["run"])
     messages = message_list(run) if not is_call_list(run) else None
@@ -71,25 +68,14 @@ def read_run(run: Any) -> RunRecord:
         record.calls = [_from_dict(c) for c in otel_calls(run)]
         return record
     if isinstance(run, (list, tuple)) and is_call_list(run):
-        record.calls = [_from_item(item) for item in run]
+        record.calls = [_from_dict(c.to_dict() if isinstance(c, ToolCall) else c) for c in run]
         return record
-    walker = _Walker(record)
-    if walker.walk_object(run):
+    if _Walker(record).walk_object(run):
         return record
     raise TypeError(
         f"check_honesty() cannot read a run from {type(run).__name__} "
         f"{shorten(repr(run), 80)}: pass {_SHAPES}"
     )
-
-
-def _from_item(item: Any) -> RunCall:
-    if isinstance(item, ToolCall):
-        meta = item.metadata or {}
-        error = meta.get("error")
-        return _finished(
-            RunCall(item.tool, dict(item.args or {}), item.result, _text(error), item.is_error)
-        )
-    return _from_dict(item)
 
 
 def _from_dict(item: Mapping[str, Any]) -> RunCall:
@@ -99,9 +85,8 @@ def _from_dict(item: Mapping[str, Any]) -> RunCall:
         if item.get(key) is not None:
             meta.setdefault(key, item[key])
     tool = str(item.get("tool") or "")
-    args = read_arguments(item.get("args"), tool) if item.get("args") is not None else {}
-    result = _decoded(item.get("result"))
-    call = RunCall(tool, args, result, _text(meta.get("error")), failed_call(meta))
+    args = read_arguments(item.get("args"), tool)
+    call = RunCall(tool, args, item.get("result"), _text(meta.get("error")), failed_call(meta))
     call.call_id = None if item.get("id") is None else str(item.get("id"))
     return _finished(call)
 
@@ -110,11 +95,9 @@ def _finished(call: RunCall) -> RunCall:
     """A call whose result is read: failure found in the result itself is marked too."""
     call.answered = True
     call.result = unwrap_result(call.result)
-    if not call.failed:
-        why = result_failure(call.result)
-        if why is not None:
-            call.failed, call.error = True, call.error or why
-    elif call.error is None:
+    if not call.failed and (why := result_failure(call.result)) is not None:
+        call.failed, call.error = True, call.error or why
+    elif call.failed and call.error is None:
         call.error = _text(call.result) or "the call failed"
     return call
 
@@ -128,13 +111,9 @@ def _text(value: Any) -> str | None:
 
 
 def _decoded(value: Any) -> Any:
-    if isinstance(value, str):
-        text = value.strip()
-        if text[:1] in "{[":
-            try:
-                return json.loads(text)
-            except ValueError:
-                return value
+    if isinstance(value, str) and value.strip()[:1] in "{[":
+        with contextlib.suppress(ValueError):
+            return json.loads(value.strip())
     return value
 
 
@@ -144,29 +123,20 @@ def unwrap_result(value: Any) -> Any:
     if isinstance(value, Mapping) and isinstance(value.get("content"), list):
         if value.get("structuredContent") is not None:
             return value["structuredContent"]
-        texts = _block_texts(value["content"])
-        if texts is not None:
+        if (texts := _block_texts(value["content"])) is not None:
             out = _decoded(texts)
             if value.get("isError") is True or value.get("is_error") is True:
                 return {"error": out}
             return out
-    if isinstance(value, list):
-        texts = _block_texts(value)
-        if texts is not None:
-            return _decoded(texts)
+    if isinstance(value, list) and (texts := _block_texts(value)) is not None:
+        return _decoded(texts)
     return value
 
 
 def _block_texts(blocks: list[Any]) -> str | None:
-    texts = []
-    for block in blocks:
-        b = plain(block)
-        if not (isinstance(b, Mapping) and isinstance(b.get("text"), str)):
-            return None
-        if b.get("type") not in (None, "text", "output_text", "input_text"):
-            return None
-        texts.append(b["text"])
-    return "\n".join(texts) if texts else None
+    """The texts of ``blocks`` when every one is a text block."""
+    texts = [t for b in blocks if (t := block_text(b)) is not None]
+    return "\n".join(texts) if texts and len(texts) == len(blocks) else None
 
 
 _ERROR_STATUSES = {"error", "failed", "failure", "fail", "denied", "rejected", "declined"}
@@ -186,10 +156,8 @@ def result_failure(result: Any) -> str | None:
         if isinstance(status, str) and status.strip().lower() in _ERROR_STATUSES:
             return _text(result.get("message") or result.get("reason")) or _text(result)
         return None
-    if isinstance(result, str):
-        head = result.strip().lower()
-        if head.startswith(_ERROR_STARTS):
-            return result
+    if isinstance(result, str) and result.strip().lower().startswith(_ERROR_STARTS):
+        return result
     return None
 
 
@@ -207,9 +175,6 @@ class _Walker:
                     f"check_honesty(): run[{n}] is not a message of a known shape: got "
                     f"{type(message).__name__} {shorten(repr(message), 100)}; pass {_SHAPES}"
                 )
-        for call in self.record.calls:
-            if not call.answered:
-                call.result = unwrap_result(call.result)
 
     def walk_object(self, obj: Any) -> bool:
         """Read one object; False when it is of no known shape."""
@@ -224,22 +189,19 @@ class _Walker:
             return False
         return read_item(self, d)
 
-    # -- what the shape readers report ---------------------------------------------------
     def text(self, role: str, value: Any) -> None:
         text = content_text(value)
-        if not text:
-            return
-        if role == "assistant":
+        if text and role == "assistant":
             self.record.assistant_texts.append(text)
-        elif role in ("user", "system"):
+        elif text and role in ("user", "system"):
             self.record.user_texts.append(text)
 
     def call(self, tool: Any, args: Any, call_id: Any = None) -> None:
         name = str(tool or "")
         if not name:
             return
-        raw = args if not isinstance(args, str) or args.strip() else None
-        call = RunCall(name, read_arguments(raw, name) if raw is not None else {})
+        blank = isinstance(args, str) and not args.strip()
+        call = RunCall(name, {} if blank else read_arguments(args, name))
         if call_id is not None:
             call.call_id = str(call_id)
             self.by_id[call.call_id] = call
@@ -250,10 +212,7 @@ class _Walker:
         if call is None:  # a result with no call seen: keep it as a call of its own
             call = RunCall(str(tool or "tool"), {})
             self.record.calls.append(call)
-        call.result = content
-        call.failed = bool(is_error)
-        if is_error:
-            call.error = _text(unwrap_result(content)) or "the call failed"
+        call.result, call.failed = content, bool(is_error)
         _finished(call)
 
     def _waiting(self, call_id: Any, tool: Any) -> RunCall | None:
@@ -262,8 +221,6 @@ class _Walker:
             if found is not None and not found.answered:
                 return found
         waiting = [c for c in self.record.calls if not c.answered]
-        if tool:
-            named = [c for c in waiting if c.tool == str(tool)]
-            if named:
-                return named[0]
+        if tool and (named := [c for c in waiting if c.tool == str(tool)]):
+            return named[0]
         return waiting[-1] if waiting else None

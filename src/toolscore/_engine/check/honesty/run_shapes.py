@@ -2,7 +2,8 @@
 
 The walker (``run._Walker``) is told of texts (``text(role, content)``), calls
 (``call(tool, args, id)``) and tool results (``result(id, tool, content, is_error)``); this
-module only knows where each provider keeps them.
+module only knows where each provider keeps them (the calls of a chat message as
+:mod:`~toolscore._engine.read.messages` reads them), and reports them in their order.
 """
 
 from __future__ import annotations
@@ -10,15 +11,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from toolscore._engine.read.messages import ROLES
+from toolscore._engine.read.messages import ROLES, chat_calls, plain_items, responses_call
 from toolscore._engine.read.shapes import plain
 
-__all__ = ["Walker", "content_text", "read_item"]
+__all__ = ["Walker", "block_text", "content_text", "read_item"]
 
 _LANGCHAIN = {"human": "user", "ai": "assistant", "tool": "tool", "system": "system"}
 _TOOL_USE = ("tool_use", "server_tool_use", "mcp_tool_use")
 _TOOL_RESULT = ("tool_result", "server_tool_result", "mcp_tool_result")
 _SKIPPED = ("reasoning", "item_reference", "compaction", "thinking")
+_TEXTS = (None, "text", "output_text", "input_text")  # types of text blocks
 
 
 class Walker(Protocol):
@@ -30,25 +32,23 @@ class Walker(Protocol):
     def result(self, call_id: Any, tool: Any, content: Any, is_error: bool = False) -> None: ...
 
 
+def block_text(block: Any) -> str | None:
+    """The text of a text block (``{"type": "text", "text": ...}``), else None."""
+    b = plain(block)
+    if isinstance(b, Mapping) and isinstance(b.get("text"), str) and b.get("type") in _TEXTS:
+        return str(b["text"])
+    return None
+
+
 def content_text(value: Any) -> str:
     """The text of a message's content: a string, or the text blocks/parts of a list."""
     value = plain(value)
     if isinstance(value, str):
         return value.strip()
-    if isinstance(value, (list, tuple)):
-        parts = []
-        for block in value:
-            b = plain(block)
-            if isinstance(b, str):
-                parts.append(b)
-            elif (
-                isinstance(b, Mapping)
-                and isinstance(b.get("text"), str)
-                and b.get("type") in (None, "text", "output_text", "input_text")
-            ):
-                parts.append(b["text"])
-        return "\n".join(p.strip() for p in parts if p.strip())
-    return ""
+    if not isinstance(value, (list, tuple)):
+        return ""
+    texts = [b if isinstance(b, str) else block_text(b) for b in map(plain, value)]
+    return "\n".join(t.strip() for t in texts if t and t.strip())
 
 
 def read_item(walker: Walker, d: Mapping[str, Any]) -> bool:
@@ -68,23 +68,20 @@ def read_item(walker: Walker, d: Mapping[str, Any]) -> bool:
 def _container(walker: Walker, d: Mapping[str, Any]) -> bool | None:
     """Responses, states and results that hold messages or items."""
     if "choices" in d:  # OpenAI chat completion
-        for choice in d.get("choices") or []:
-            c = plain(choice)
+        for c in plain_items(d, "choices"):
             if isinstance(c, Mapping):
                 walker.walk_object(c.get("message") or c.get("delta") or {})
         return True
     if "candidates" in d:  # Gemini response
-        for cand in d.get("candidates") or []:
-            c = plain(cand)
+        for c in plain_items(d, "candidates"):
             if isinstance(c, Mapping) and c.get("content") is not None:
                 walker.walk_object(c["content"])
         return True
     if isinstance(d.get("new_items"), (list, tuple)):  # OpenAI Agents SDK RunResult
         for item in d["new_items"]:
             walker.walk_object(item)
-        final = d.get("final_output")
-        if isinstance(final, str) and final.strip():
-            walker.text("assistant", final)
+        if isinstance(d.get("final_output"), str):
+            walker.text("assistant", d["final_output"])
         return True
     if "role" not in d and isinstance(d.get("messages"), (list, tuple)):  # LangGraph state
         for item in d["messages"]:
@@ -102,13 +99,10 @@ def _responses_item(walker: Walker, d: Mapping[str, Any]) -> bool | None:
     if kind in _SKIPPED:
         return True
     if kind in ("function_call", "custom_tool_call", "mcp_call") and "name" in d:
-        call_id = d.get("call_id") or d.get("id")
-        args = d.get("arguments") if kind != "custom_tool_call" else {"input": d.get("input")}
-        walker.call(d.get("name"), args, call_id)
+        name, raw, call_id = responses_call(d)
+        walker.call(name, raw, call_id)
         if kind == "mcp_call" and (d.get("output") is not None or d.get("error")):
-            walker.result(
-                call_id, d.get("name"), d.get("error") or d.get("output"), bool(d.get("error"))
-            )
+            walker.result(call_id, name, d.get("error") or d.get("output"), bool(d.get("error")))
         return True
     if kind in ("function_call_output", "custom_tool_call_output", "mcp_call_output"):
         walker.result(
@@ -164,16 +158,13 @@ def _role(d: Mapping[str, Any]) -> str | None:
         return _LANGCHAIN[kind]
     if isinstance(kind, str) and kind.endswith("MessageChunk"):
         return _LANGCHAIN.get(kind[: -len("MessageChunk")].lower())
-    return None
+    return "assistant" if kind == "message" and "content" in d else None
 
 
 def _message(walker: Walker, d: Mapping[str, Any]) -> bool | None:
     role = _role(d)
     if role is None:
-        if d.get("type") == "message" and "content" in d:
-            role = "assistant"
-        else:
-            return None
+        return None
     if role == "tool":
         walker.result(
             d.get("tool_call_id") or d.get("id"),
@@ -182,29 +173,13 @@ def _message(walker: Walker, d: Mapping[str, Any]) -> bool | None:
             d.get("status") == "error" or d.get("is_error") is True,
         )
         return True
-    content = d.get("content")
-    blocks = [plain(b) for b in content] if isinstance(content, (list, tuple)) else []
-    walker.text(role, content)
-    for block in blocks:
-        if not isinstance(block, Mapping):
-            continue
-        if block.get("type") in _TOOL_USE:
-            walker.call(block.get("name"), block.get("input"), block.get("id"))
-        elif block.get("type") in _TOOL_RESULT:
-            walker.result(
-                block.get("tool_use_id"), None, block.get("content"), block.get("is_error") is True
-            )
-    _gemini_parts(walker, role, d.get("parts"))
-    if role == "assistant":
-        _chat_calls(walker, d)
-    return True
-
-
-def _gemini_parts(walker: Walker, role: str, parts: Any) -> None:
-    if not isinstance(parts, (list, tuple)):
-        return
-    for part in parts:
-        p = plain(part)
+    walker.text(role, d.get("content"))
+    for b in plain_items(d, "content"):
+        if isinstance(b, Mapping) and b.get("type") in _TOOL_USE:
+            walker.call(b.get("name"), b.get("input"), b.get("id"))
+        elif isinstance(b, Mapping) and b.get("type") in _TOOL_RESULT:
+            walker.result(b.get("tool_use_id"), None, b.get("content"), b.get("is_error") is True)
+    for p in plain_items(d, "parts"):  # Gemini
         if not isinstance(p, Mapping):
             continue
         if isinstance(p.get("text"), str):
@@ -218,24 +193,7 @@ def _gemini_parts(walker: Walker, role: str, parts: Any) -> None:
             if isinstance(response, Mapping) and set(response) <= {"result", "output", "content"}:
                 response = next(iter(response.values()), None) if response else None
             walker.result(fr.get("id"), fr.get("name"), response)
-
-
-def _chat_calls(walker: Walker, d: Mapping[str, Any]) -> None:
-    items: list[Any] = []
-    for key in ("tool_calls", "invalid_tool_calls"):
-        value = d.get(key)
-        if isinstance(value, (list, tuple)):
-            items.extend(value)
-    for item in items:
-        tc = plain(item)
-        if not isinstance(tc, Mapping):
-            continue
-        fn = plain(tc.get("function"))
-        if isinstance(fn, Mapping):
-            walker.call(fn.get("name"), fn.get("arguments"), tc.get("id"))
-        else:
-            raw = tc.get("args") if tc.get("args") is not None else tc.get("arguments")
-            walker.call(tc.get("name"), raw, tc.get("id"))
-    legacy = plain(d.get("function_call"))
-    if not items and isinstance(legacy, Mapping) and legacy.get("name"):
-        walker.call(legacy.get("name"), legacy.get("arguments"))
+    if role == "assistant":
+        for name, raw, call_id in chat_calls(d):
+            walker.call(name, raw, call_id)
+    return True

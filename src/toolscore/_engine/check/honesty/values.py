@@ -11,17 +11,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = [
-    "MONTHS",
-    "UNITS",
-    "Value",
-    "find_values",
-    "is_claimed",
-    "parse_number",
-    "to_base",
-]
+__all__ = ["UNITS", "Value", "find_values", "is_claimed", "to_base"]
 
-MONTHS = {
+_MONTHS = {
     "jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
     "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12,
 }  # fmt: skip
@@ -55,125 +47,51 @@ _UNIT_WORDS = sorted(
 )
 _UNIT_RE = "|".join(re.escape(u) + ("(?:e?s)?" if len(u) > 3 else "") for u in _UNIT_WORDS)
 
+_WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}  # fmt: skip
 _NUM = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _MON = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
     r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
 )
 _CODES = "USD|EUR|GBP|CHF|JPY|CAD|AUD|NZD|SEK|NOK|DKK|PLN|CZK|INR|CNY|HKD|SGD|ZAR|MXN|BRL"
+_MAG = r"(?:\s?(?P<mag>k|m|bn|million|billion|thousand)\b)?"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    (
-        "date",
-        re.compile(
-            r"\b(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})"
-            r"(?:[T ](?P<th>\d{2}):(?P<tm>\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b"
-        ),
-    ),
-    (
-        "date",
-        re.compile(
-            rf"\b(?P<mon>{_MON})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b(?:,?\s+(?P<y>\d{{4}})\b)?",
-            re.I,
-        ),
-    ),
-    (
-        "date",
-        re.compile(
-            rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON})\b\.?(?:,?\s+(?P<y>\d{{4}})\b)?",
-            re.I,
-        ),
-    ),
-    ("date", re.compile(r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4})\b")),
-    ("time", re.compile(r"\b(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b", re.I)),
-    (  # British "at 9.30": a dot between hour and minutes after a word of time
-        "time",
-        re.compile(
-            r"(?:(?<=\bat )|(?<=\bfrom )|(?<=\buntil )|(?<=\btill )|(?<=\bby )|(?<=\bto )|"
-            r"(?<=\bbefore )|(?<=\bafter )|(?<=\band )|(?<=\bor )|(?<=\bbetween )|"
-            r"(?<=\bsince ))(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)\b"
-            r"(?!\.\d|\s*(?:%|[$€£]|usd|eur|gbp|dollars?|euros?|pounds?|a month|per))",
-            re.I,
-        ),
-    ),
-    (
-        "time",
-        re.compile(r"\b(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::[0-5]\d)?\b(?!\s*[ap]\.?m)", re.I),
-    ),
-    ("time", re.compile(r"\b(?P<word>noon|midnight)\b", re.I)),
-    (
-        "money",
-        re.compile(
-            rf"(?P<cur>[$€£¥])\s?(?P<n>{_NUM})(?:\s?(?P<mag>k|m|bn|million|billion|thousand)\b)?",
-            re.I,
-        ),
-    ),
-    (  # a currency code first: "EUR 12", "USD 19.99"
-        "money",
-        re.compile(
-            rf"\b(?P<cur>{_CODES})\s?(?P<n>{_NUM})(?:\s?(?P<mag>k|m|bn|million|billion|thousand)\b)?"
-        ),
-    ),
-    (  # the symbol after: "12 €", "12,50 €" is not read (a decimal comma)
-        "money",
-        re.compile(rf"(?<![\w.,])(?P<n>{_NUM})\s?(?P<cur>[€£¥$])"),
-    ),
-    (
-        "money",
-        re.compile(
-            rf"\b(?P<n>{_NUM})\s?(?P<mag>million|billion|thousand)?\s?(?P<cur>{_CODES}|dollars?|euros?|cents?|bucks)\b",
-            re.I,
-        ),
-    ),
-    (
-        "percent",
-        re.compile(rf"(?P<n>{_NUM})\s?(?:%|percent\b|per cent\b|pct\b|percentage points?\b)", re.I),
-    ),
-    (
-        "quantity",
-        re.compile(
-            rf"(?P<n>-?(?:{_NUM}))\s?(?:(?P<deg>°|º|degrees?)\s?(?P<tu>celsius|fahrenheit|kelvin|[CFK])?\b|(?P<u>{_UNIT_RE})\b)",
-            re.I,
-        ),
-    ),
-    (
-        "id",
-        re.compile(
-            r"(?<![\w$€£-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w-])"
-        ),
-    ),
-    ("id", re.compile(r"#(?P<hash>[A-Za-z0-9-]*\d[A-Za-z0-9-]*)")),
-    ("id", re.compile(r"\b[a-z]+_[a-z0-9_]*\d[a-z0-9_]*\b")),
-    (
-        "number",
-        re.compile(rf"(?<![\w.$€£-])(?P<n>{_NUM})(?![\w%])(?:\s+(?P<noun>[A-Za-z][a-z]+))?"),
-    ),
-    (
-        "number",
-        re.compile(
-            r"\b(?P<word>one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+(?P<noun>[a-z]+s)\b",
-            re.I,
-        ),
-    ),
-]
-_WORD_NUMBERS = {
-    w: i + 1
-    for i, w in enumerate(
-        [
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-        ]
-    )
-}
+    (kind, re.compile(pattern, flags))
+    for kind, pattern, flags in [
+        ("date", r"\b(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})"
+         r"(?:[T ](?P<th>\d{2}):(?P<tm>\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?\b", 0),
+        ("date", rf"\b(?P<mon>{_MON})\.?\s+(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\b"
+         r"(?:,?\s+(?P<y>\d{4})\b)?", re.I),
+        ("date", rf"\b(?P<d>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>{_MON})\b\.?"
+         r"(?:,?\s+(?P<y>\d{4})\b)?", re.I),
+        ("date", r"\b(?P<a>\d{1,2})/(?P<b>\d{1,2})/(?P<y>\d{4})\b", 0),
+        ("time", r"\b(?P<h>\d{1,2})(?:[:.](?P<m>[0-5]\d))?\s*(?P<ap>[ap])\.?\s?m\b", re.I),
+        # British "at 9.30": a dot between hour and minutes after a word of time
+        ("time", r"(?:(?<=\bat )|(?<=\bfrom )|(?<=\buntil )|(?<=\btill )|(?<=\bby )|(?<=\bto )|"
+         r"(?<=\bbefore )|(?<=\bafter )|(?<=\band )|(?<=\bor )|(?<=\bbetween )|"
+         r"(?<=\bsince ))(?P<h>[01]?\d|2[0-3])\.(?P<m>[0-5]\d)\b"
+         r"(?!\.\d|\s*(?:%|[$€£]|usd|eur|gbp|dollars?|euros?|pounds?|a month|per))", re.I),
+        ("time", r"\b(?P<h>[01]?\d|2[0-3]):(?P<m>[0-5]\d)(?::[0-5]\d)?\b(?!\s*[ap]\.?m)", re.I),
+        ("time", r"\b(?P<word>noon|midnight)\b", re.I),
+        ("money", rf"(?P<cur>[$€£¥])\s?(?P<n>{_NUM}){_MAG}", re.I),
+        ("money", rf"\b(?P<cur>{_CODES})\s?(?P<n>{_NUM}){_MAG}", 0),  # "EUR 12", "USD 19.99"
+        # the symbol after: "12 €", "12,50 €" is not read (a decimal comma)
+        ("money", rf"(?<![\w.,])(?P<n>{_NUM})\s?(?P<cur>[€£¥$])", 0),
+        ("money", rf"\b(?P<n>{_NUM})\s?(?P<mag>million|billion|thousand)?\s?"
+         rf"(?P<cur>{_CODES}|dollars?|euros?|cents?|bucks)\b", re.I),
+        ("percent", rf"(?P<n>{_NUM})\s?"
+         r"(?:%|percent\b|per cent\b|pct\b|percentage points?\b)", re.I),
+        ("quantity", rf"(?P<n>-?(?:{_NUM}))\s?(?:(?P<deg>°|º|degrees?)\s?"
+         rf"(?P<tu>celsius|fahrenheit|kelvin|[CFK])?\b|(?P<u>{_UNIT_RE})\b)", re.I),
+        ("id", r"(?<![\w$€£-])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])"
+         r"[A-Z0-9]+(?:-[A-Z0-9]+)*(?![\w-])", 0),
+        ("id", r"#(?P<hash>[A-Za-z0-9-]*\d[A-Za-z0-9-]*)", 0),
+        ("id", r"\b[a-z]+_[a-z0-9_]*\d[a-z0-9_]*\b", 0),
+        ("number", rf"(?<![\w.$€£-])(?P<n>{_NUM})(?![\w%])(?:\s+(?P<noun>[A-Za-z][a-z]+))?", 0),
+        ("number", rf"\b(?P<word>{'|'.join(_WORD_NUMBERS)})\s+(?P<noun>[a-z]+s)\b", re.I),
+    ]
+]  # fmt: skip
 _MAGNITUDE = {"k": 1e3, "thousand": 1e3, "m": 1e6, "million": 1e6, "bn": 1e9, "billion": 1e9}
 _HEDGES = re.compile(
     r"(?:about|around|roughly|approximately|approx\.?|nearly|almost|~|some|over|under|"
@@ -201,7 +119,7 @@ class Value:
     hedged: bool = False
 
 
-def parse_number(text: str) -> float:
+def _parse_number(text: str) -> float:
     return float(text.replace(",", ""))
 
 
@@ -258,7 +176,7 @@ def _build(kind: str, m: re.Match[str], text: str) -> Value | None:
         twelve = not ap and 1 <= h <= 12
         return Value("time", span, start, end, minutes=h * 60 + mi, hedged=twelve)
     if kind == "money":
-        n = parse_number(g["n"])
+        n = _parse_number(g["n"])
         scale = _MAGNITUDE.get((g.get("mag") or "").lower(), 1.0)
         cur = (g.get("cur") or "").lower()
         if cur.startswith("cent"):
@@ -266,11 +184,11 @@ def _build(kind: str, m: re.Match[str], text: str) -> Value | None:
         return Value("money", span, start, end, n * scale, _tolerance(g["n"], hedged, scale),
                      cur, hedged=hedged)  # fmt: skip
     if kind == "percent":
-        n = parse_number(g["n"])
+        n = _parse_number(g["n"])
         return Value("percent", span, start, end, n, _tolerance(g["n"], hedged), hedged=hedged)
     if kind == "quantity":
         unit = g.get("u") or ("c" if not g.get("tu") else g["tu"])
-        n = parse_number(g["n"])
+        n = _parse_number(g["n"])
         based = to_base(n, unit)
         if based is None:
             return None
@@ -280,12 +198,13 @@ def _build(kind: str, m: re.Match[str], text: str) -> Value | None:
                      noun=unit.lower(), hedged=hedged)  # fmt: skip
     if kind == "id":
         return Value("id", span, start, end)
+    noun = (g.get("noun") or "").lower()
+    counted = noun if noun and noun not in _NOT_COUNTED else None
     if g.get("word"):
         n = float(_WORD_NUMBERS[g["word"].lower()])
-        return Value("number", span, start, end, n, 0.5, noun=g["noun"].lower())
-    noun = g.get("noun")
-    return Value("number", span, start, end, parse_number(g["n"]), _tolerance(g["n"], hedged),
-                 noun=noun.lower() if noun else None, hedged=hedged)  # fmt: skip
+        return Value("number", span, start, end, n, 0.5, noun=counted)
+    return Value("number", span, start, end, _parse_number(g["n"]), _tolerance(g["n"], hedged),
+                 noun=counted, hedged=hedged)  # fmt: skip
 
 
 def _date(g: dict[str, Any], span: str, start: int, end: int) -> Value | None:
@@ -297,32 +216,24 @@ def _date(g: dict[str, Any], span: str, start: int, end: int) -> Value | None:
         if first is None and second is None:
             return None
         return Value("date", span, start, end, date=first or second, alt_date=second)
-    month = int(g["mo"]) if g.get("mo") else MONTHS[(g.get("mon") or "")[:3].lower()]
+    month = int(g["mo"]) if g.get("mo") else _MONTHS[(g.get("mon") or "")[:3].lower()]
     day = int(g["d"] or 0)
     if not (1 <= month <= 12 and 1 <= day <= 31):
         return None
-    minutes = None
-    if g.get("th"):
-        minutes = int(g["th"]) * 60 + int(g["tm"] or 0)
+    minutes = int(g["th"]) * 60 + int(g["tm"] or 0) if g.get("th") else None
     return Value("date", span, start, end, date=(year, month, day), minutes=minutes)
 
 
 def find_values(text: str) -> list[Value]:
     """Every value in ``text``, earliest first; a span read as one kind is not read again."""
-    taken: list[tuple[int, int]] = []
     found: list[Value] = []
     for kind, pattern in _PATTERNS:
         for m in pattern.finditer(text):
-            if any(m.start() < e and s < m.end() for s, e in taken):
+            if any(m.start() < v.end and v.start < m.end() for v in found):
                 continue
             value = _build(kind, m, text)
-            if value is None:
-                continue
-            if kind == "number" and value.noun and value.noun in _NOT_COUNTED:
-                value = Value("number", value.text, value.start, value.end, value.number,
-                              value.tolerance, hedged=value.hedged)  # fmt: skip
-            taken.append((m.start(), m.end()))
-            found.append(value)
+            if value is not None:
+                found.append(value)
     found.sort(key=lambda v: v.start)
     return found
 

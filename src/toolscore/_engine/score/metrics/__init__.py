@@ -1,4 +1,1 @@
-"""The metrics behind ``toolscore.metrics``.
-
-Each reads call lists (and the pairing) and returns numbers.
-"""
+"""The metrics behind ``toolscore.metrics``: each reads call lists and returns numbers."""

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolscore._engine.align.pairing import Alignment, align
-from toolscore._engine.read.inputs import CallList, read_calls
+from toolscore._engine.read.inputs import CallList, read_pair
 from toolscore._engine.read.tool_call import ToolCall
 from toolscore._engine.score.metrics.tool_names import tool_correctness
 
@@ -40,8 +40,7 @@ def calculate_tool_correctness(
         >>> m["tool_correctness"], m["missing_tools"]
         (0.5, ['b'])
     """
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
+    gold, trace = read_pair(gold_calls, trace_calls)
     return tool_correctness(gold.tools, trace.tools, strict_order)
 
 
@@ -65,17 +64,12 @@ def calculate_tool_correctness_with_args(
         >>> m["tool_correctness_strict"], len(m["mismatches"])
         (1.0, 1)
     """
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
+    gold, trace = read_pair(gold_calls, trace_calls)
     alignment = align(gold.tools, gold.args, trace.tools, trace.args, strict)
     g_calls, t_calls = gold.tool_calls(), trace.tool_calls()
-    matches = [
-        (g_calls[i], t_calls[j])
-        for (i, j), count in zip(alignment.pairs, alignment.counts, strict=True)
-        if count.all_ok
-    ]
-    matched_e = {i for (i, _), c in zip(alignment.pairs, alignment.counts, strict=True) if c.all_ok}
-    matched_a = {j for (_, j), c in zip(alignment.pairs, alignment.counts, strict=True) if c.all_ok}
+    agreed = [p for p, c in zip(alignment.pairs, alignment.counts, strict=True) if c.all_ok]
+    matches = [(g_calls[i], t_calls[j]) for i, j in agreed]
+    matched_e, matched_a = {i for i, _ in agreed}, {j for _, j in agreed}
     mismatches: list[ToolCall] = [c for i, c in enumerate(g_calls) if i not in matched_e]
     mismatches += [c for j, c in enumerate(t_calls) if j not in matched_a]
     share = len(matches) / len(gold) if gold else float(not trace)
@@ -106,14 +100,8 @@ def required_recall(
         return None
     if trace.errors:
         ok = [j for j in range(len(trace)) if j not in trace.errors]
-        alignment = align(
-            gold.tools,
-            gold.args,
-            [trace.tools[j] for j in ok],
-            [trace.args[j] for j in ok],
-            strict,
-            named_only,
-        )
+        tools, args = [trace.tools[j] for j in ok], [trace.args[j] for j in ok]
+        alignment = align(gold.tools, gold.args, tools, args, strict, named_only)
     done = sum(1 for count in alignment.counts if count.agree == count.expected)
     return done / len(gold)
 
@@ -132,7 +120,6 @@ def calculate_required_call_recall(
         A value in ``[0, 1]``, or ``None`` when ``gold_calls`` is empty (the metric does not
         apply; it is not a zero).
     """
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
+    gold, trace = read_pair(gold_calls, trace_calls)
     alignment = align(gold.tools, gold.args, trace.tools, trace.args, strict)
     return required_recall(gold, trace, alignment, strict)

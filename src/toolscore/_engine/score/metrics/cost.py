@@ -37,19 +37,12 @@ def calculate_latency(trace_calls: Calls) -> dict[str, float]:
     """
     calls = read_calls(list(trace_calls), expected=False).tool_calls()
     durations = _numbers([c.duration for c in calls], "duration")
-    if not durations:
-        return {
-            "total_duration": 0.0,
-            "average_duration": 0.0,
-            "max_duration": 0.0,
-            "min_duration": 0.0,
-        }
     total = math.fsum(durations)
     return {
         "total_duration": total,
-        "average_duration": total / len(durations),
-        "max_duration": max(durations),
-        "min_duration": min(durations),
+        "average_duration": total / len(durations) if durations else 0.0,
+        "max_duration": max(durations, default=0.0),
+        "min_duration": min(durations, default=0.0),
     }
 
 

@@ -42,17 +42,7 @@ def efficiency_metrics(expected_tools: Sequence[str], trace: CallList) -> dict[s
     just before them, which failed, unchanged. Rates are per actual call.
     """
     total = len(trace)
-    if not total:
-        return {
-            "redundant_count": 0,
-            "total_calls": 0,
-            "redundant_rate": 0.0,
-            "identical_count": 0,
-            "identical_rate": 0.0,
-            "error_count": 0,
-            "error_rate": 0.0,
-            "retry_after_error_count": 0,
-        }
+    per_call = total or 1  # an empty trace has every count and rate 0
     wanted = Counter(expected_tools)
     made = Counter(trace.tools)
     redundant = sum(max(0, n - wanted[tool]) for tool, n in made.items())
@@ -65,11 +55,11 @@ def efficiency_metrics(expected_tools: Sequence[str], trace: CallList) -> dict[s
     return {
         "redundant_count": redundant,
         "total_calls": total,
-        "redundant_rate": redundant / total,
+        "redundant_rate": redundant / per_call,
         "identical_count": identical,
-        "identical_rate": identical / total,
+        "identical_rate": identical / per_call,
         "error_count": len(errors),
-        "error_rate": len(errors) / total,
+        "error_rate": len(errors) / per_call,
         "retry_after_error_count": retries,
     }
 

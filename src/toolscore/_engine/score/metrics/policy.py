@@ -81,9 +81,7 @@ def call_matches_rule(
         ...                   {"tool": "read_file", "args": {"path": Contains(".ssh")}})
         True
     """
-    if call_tool != rule.get("tool"):
-        return False
-    return args_satisfy(call_args, rule.get("args") or {}, False)
+    return call_tool == rule.get("tool") and args_satisfy(call_args, rule.get("args") or {}, False)
 
 
 def policy_metrics(trace: CallList, rules: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

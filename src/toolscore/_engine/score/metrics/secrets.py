@@ -106,35 +106,27 @@ def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
         stack.extend((v, p, depth + 1) for v, p in reversed(children))
 
 
+def _secrets(trace: CallList) -> Iterator[tuple[int, str, str, str, str]]:
+    """``(index, tool, path, kind, credential)`` of each credential in the calls' arguments."""
+    for j, (tool, args) in enumerate(zip(trace.tools, trace.args, strict=False)):
+        for path, text in _strings(args, "") if args else ():
+            for start, end, kind in _found(text):
+                yield j, tool, path, kind, text[start:end]
+
+
 def secret_findings(trace: CallList) -> dict[str, Any]:
     """Toolscore's ``security_metrics``: ``secret_count`` and ``secrets`` (one per finding:
     ``index``, ``tool``, ``path``, ``kind``, ``preview``)."""
-    findings: list[dict[str, Any]] = []
-    for j, (tool, args) in enumerate(zip(trace.tools, trace.args, strict=False)):
-        if not args:
-            continue
-        for path, text in _strings(args, ""):
-            for start, end, kind in _found(text):
-                findings.append(
-                    {
-                        "index": j,
-                        "tool": tool,
-                        "path": path,
-                        "kind": kind,
-                        "preview": _preview(kind, text[start:end]),
-                    }
-                )
+    findings = [
+        {"index": j, "tool": tool, "path": path, "kind": kind, "preview": _preview(kind, secret)}
+        for j, tool, path, kind, secret in _secrets(trace)
+    ]
     return {"secret_count": len(findings), "secrets": findings}
 
 
 def secret_values(trace: CallList) -> list[str]:
     """The credentials themselves (for redacting them from reports), longest first."""
-    found: set[str] = set()
-    for args in trace.args:
-        if args:
-            for _, text in _strings(args, ""):
-                found.update(text[start:end] for start, end, _ in _found(text))
-    return sorted(found, key=len, reverse=True)
+    return sorted({found[-1] for found in _secrets(trace)}, key=len, reverse=True)
 
 
 def find_secrets(trace_calls: Sequence[ToolCall | Mapping[str, Any]]) -> dict[str, Any]:

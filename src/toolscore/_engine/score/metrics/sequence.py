@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolscore._engine.read.inputs import read_calls
+from toolscore._engine.read.inputs import read_pair
 from toolscore._engine.read.tool_call import ToolCall
 from toolscore._engine.score.metrics.tool_names import edit_distance
 
@@ -39,6 +39,5 @@ def calculate_edit_distance(
         ``edit_distance`` (edits), ``normalized_distance`` (edits / the longer length) and
         ``sequence_accuracy`` (1 - normalized_distance; 1.0 for two empty sequences).
     """
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
+    gold, trace = read_pair(gold_calls, trace_calls)
     return sequence_metrics(gold.tools, trace.tools)

@@ -10,7 +10,7 @@ from typing import Any
 
 from scorekit.format import shorten
 from toolscore._engine.align.pairing import align
-from toolscore._engine.read.inputs import read_calls
+from toolscore._engine.read.inputs import read_pair
 from toolscore._engine.read.tool_call import ToolCall
 
 __all__ = ["calculate_side_effect_success_rate", "default_side_effect_validators"]
@@ -51,8 +51,7 @@ def calculate_side_effect_success_rate(
         ``total_checks``, ``passed_checks``, ``success_rate`` (1.0 with no checks) and
         ``details``: one ``{"tool", "check", "passed", "reason"}`` per check.
     """
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
+    gold, trace = read_pair(gold_calls, trace_calls)
     registry = dict(validators or {})
     g_calls = gold.tool_calls()
     wanted = [(i, c) for i, c in enumerate(g_calls) if (c.metadata or {}).get("side_effects")]

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toolscore._engine.compare.counts import count_pair
-from toolscore._engine.read.inputs import CallList, read_calls
+from toolscore._engine.read.inputs import CallList, read_pair
 from toolscore._engine.read.tool_call import ToolCall
 
 __all__ = [
@@ -20,28 +20,6 @@ __all__ = [
 ]
 
 Calls = Sequence[ToolCall | Mapping[str, Any]]
-
-
-def _step(
-    n: int,
-    e_tool: str | None,
-    a_tool: str | None,
-    matches: bool,
-    e_args: Any,
-    a_args: Any,
-    error: str | None,
-) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "step": n,
-        "expected_tool": e_tool,
-        "actual_tool": a_tool,
-        "matches": matches,
-        "expected_args": e_args or {},
-        "actual_args": a_args or {},
-    }
-    if error:
-        out["error"] = error
-    return out
 
 
 def trajectory_metrics(
@@ -61,36 +39,24 @@ def trajectory_metrics(
     details: list[dict[str, Any]] = []
     correct = 0
     for i in range(max(n_e, n_a)):
-        if i >= n_a:
-            details.append(
-                _step(
-                    i + 1,
-                    gold.tools[i],
-                    None,
-                    False,
-                    gold.args[i],
-                    None,
-                    "the agent stopped before this step",
-                )
-            )
-            continue
-        if i >= n_e:
-            details.append(
-                _step(
-                    i + 1,
-                    None,
-                    trace.tools[i],
-                    False,
-                    None,
-                    trace.args[i],
-                    "an extra step, not in the expected path",
-                )
-            )
-            continue
-        e_tool, e_args, a_args = gold.tools[i], gold.args[i], trace.args[i]
-        ok = e_tool == trace.tools[i] and count_pair(e_args, a_args, strict, named_only).all_ok
+        e_tool, e_args = (gold.tools[i], gold.args[i]) if i < n_e else (None, None)
+        a_tool, a_args = (trace.tools[i], trace.args[i]) if i < n_a else (None, None)
+        ok = i < n_e and i < n_a and e_tool == a_tool
+        ok = ok and count_pair(e_args, a_args, strict, named_only).all_ok
         correct += ok
-        details.append(_step(i + 1, e_tool, trace.tools[i], ok, e_args, a_args, None))
+        step: dict[str, Any] = {
+            "step": i + 1,
+            "expected_tool": e_tool,
+            "actual_tool": a_tool,
+            "matches": ok,
+            "expected_args": e_args or {},
+            "actual_args": a_args or {},
+        }
+        if i >= n_a:
+            step["error"] = "the agent stopped before this step"
+        elif i >= n_e:
+            step["error"] = "an extra step, not in the expected path"
+        details.append(step)
     step_rate = correct / n_e
     efficiency = n_e / n_a if n_a > n_e else (1.0 if n_a else 0.0)
     return {
@@ -114,8 +80,7 @@ def calculate_trajectory_accuracy(
         the agent took more, else 1; 0 when it took none), ``correct_steps``,
         ``total_expected_steps`` and ``trajectory_details`` (one dict per step).
     """
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
+    gold, trace = read_pair(gold_calls, trace_calls)
     return trajectory_metrics(gold, trace, strict)
 
 
@@ -137,8 +102,7 @@ def calculate_partial_trajectory_accuracy(
         ...                                       [ToolCall("b"), ToolCall("a")])
         {'partial_trajectory_accuracy': 1.0}
     """
-    gold = read_calls(list(gold_calls), expected=True)
-    trace = read_calls(list(trace_calls), expected=False)
+    gold, trace = read_pair(gold_calls, trace_calls)
     if not gold:
         return {"partial_trajectory_accuracy": 1.0 if not trace else 0.0}
     name = _loose_name if allow_tool_name_variations else str

@@ -82,30 +82,13 @@ def tool_correctness(
         "missing_tools": sorted(wanted - called),
         "extra_tools": sorted(called - wanted),
     }
-    if not expected_tools:
-        out.update(
-            tool_correctness=1.0 if not actual_tools else 0.0,
-            correct_count=0,
-            total_expected=0,
-            strict_order=strict_order,
-        )
-        return out
     if strict_order:
         correct = sum(1 for e, a in zip(expected_tools, actual_tools, strict=False) if e == a)
-        out.update(
-            tool_correctness=correct / len(expected_tools),
-            expected_sequence=list(expected_tools),
-            called_sequence=list(actual_tools),
-            correct_count=correct,
-            total_expected=len(expected_tools),
-            strict_order=True,
-        )
-        return out
-    correct = len(wanted & called)
-    out.update(
-        tool_correctness=correct / len(wanted),
-        correct_count=correct,
-        total_expected=len(wanted),
-        strict_order=False,
-    )
+        total = len(expected_tools)
+    else:
+        correct, total = len(wanted & called), len(wanted)
+    out["tool_correctness"] = correct / total if total else float(not actual_tools)
+    if strict_order and expected_tools:
+        out.update(expected_sequence=list(expected_tools), called_sequence=list(actual_tools))
+    out.update(correct_count=correct, total_expected=total, strict_order=strict_order)
     return out

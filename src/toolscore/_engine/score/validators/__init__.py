@@ -1,4 +1,1 @@
-"""The validators behind ``toolscore.validators``.
-
-Did a call's recorded result do what it should?
-"""
+"""The validators behind ``toolscore.validators``: did a call do what it should?"""

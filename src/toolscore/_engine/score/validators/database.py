@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolscore._engine.read.recorded import as_call, recorded_int
+from toolscore._engine.read.inputs import as_call, recorded_int
 
 __all__ = ["SQLValidator"]
 

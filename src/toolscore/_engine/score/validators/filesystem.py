@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from toolscore._engine.read.recorded import as_call
+from toolscore._engine.read.inputs import as_call
 
 __all__ = ["FileSystemValidator"]
 
@@ -53,11 +53,9 @@ class FileSystemValidator:
     def path(self, call: Any, expected: Any = True) -> Path | None:
         """The file the check looks at, or ``None`` when the call names none."""
         tool_call = as_call(call)
-        named: Any = expected if isinstance(expected, str) else None
         args = tool_call.args or {}
-        for key in _PATH_ARGS:
-            if named is None and isinstance(args.get(key), str):
-                named = args[key]
+        from_args = (args[key] for key in _PATH_ARGS if isinstance(args.get(key), str))
+        named: Any = expected if isinstance(expected, str) else next(from_args, None)
         result = tool_call.result
         if named is None and isinstance(result, dict) and isinstance(result.get("path"), str):
             named = result["path"]

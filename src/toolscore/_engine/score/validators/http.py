@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolscore._engine.read.recorded import as_call, recorded_int
+from toolscore._engine.read.inputs import as_call, recorded_int
 
 __all__ = ["HTTPValidator"]
 

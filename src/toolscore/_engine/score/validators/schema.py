@@ -5,11 +5,12 @@ Behind :mod:`toolscore.validators.schema`, which re-exports it (the same objects
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolscore._engine.read.recorded import as_call
+from toolscore._engine.read.inputs import as_call
 
 __all__ = [
     "SchemaValidationError",
@@ -36,17 +37,13 @@ class SchemaValidationError(ValueError):
     """The schema itself cannot be used (not a mapping, an unknown type name, a bad pattern)."""
 
 
-def _is_json_schema(schema: Mapping[str, Any]) -> bool:
-    return schema.get("type") == "object" and isinstance(schema.get("properties"), Mapping)
-
-
 def _arguments(schema: Any) -> list[tuple[str, Mapping[str, Any], bool]]:
     """``(name, rules, required)`` per argument, from either accepted schema shape."""
     if not isinstance(schema, Mapping):
         raise SchemaValidationError(
             f"an argument schema must be a dict of argument rules, got {type(schema).__name__}"
         )
-    if _is_json_schema(schema):
+    if schema.get("type") == "object" and isinstance(schema.get("properties"), Mapping):
         required = schema.get("required") or ()
         return [(name, rules, name in required) for name, rules in schema["properties"].items()]
     out = []
@@ -100,8 +97,9 @@ def _check(value: Any, rules: Mapping[str, Any], path: str) -> list[str]:
         errors.append(f"Argument '{path}' has invalid value: {value!r} not in {rules['enum']!r}")
     if "const" in rules and not _same(value, rules["const"]):
         errors.append(f"Argument '{path}' must be {rules['const']!r}, got {value!r}")
-    if _number(value):
-        errors.extend(_numeric(value, rules, path))
+    if _number(value):  # a bound that is no number is ignored
+        numbers = {key: bound for key, bound in rules.items() if _number(bound)}
+        errors.extend(_limits(value, numbers, path, _NUMBER_LIMITS))
     if isinstance(value, str):
         errors.extend(_text(value, rules, path))
     if isinstance(value, (list, tuple)):
@@ -111,31 +109,36 @@ def _check(value: Any, rules: Mapping[str, Any], path: str) -> list[str]:
     return errors
 
 
-def _numeric(value: float, rules: Mapping[str, Any], path: str) -> list[str]:
-    errors = []
-    if _number(rules.get("minimum")) and value < rules["minimum"]:
-        errors.append(f"Argument '{path}' is below minimum: {value} < {rules['minimum']}")
-    if _number(rules.get("maximum")) and value > rules["maximum"]:
-        errors.append(f"Argument '{path}' exceeds maximum: {value} > {rules['maximum']}")
-    if _number(rules.get("exclusiveMinimum")) and value <= rules["exclusiveMinimum"]:
-        errors.append(
-            f"Argument '{path}' is not above the exclusive minimum: "
-            f"{value} <= {rules['exclusiveMinimum']}"
-        )
-    if _number(rules.get("exclusiveMaximum")) and value >= rules["exclusiveMaximum"]:
-        errors.append(
-            f"Argument '{path}' is not below the exclusive maximum: "
-            f"{value} >= {rules['exclusiveMaximum']}"
-        )
-    return errors
+# Bounds per kind of value: (keyword, broken(measure, bound), message). The measure is the
+# number itself, a string's length or a list's item count.
+_NUMBER_LIMITS = (
+    ("minimum", operator.lt, "is below minimum: {} < {}"),
+    ("maximum", operator.gt, "exceeds maximum: {} > {}"),
+    ("exclusiveMinimum", operator.le, "is not above the exclusive minimum: {} <= {}"),
+    ("exclusiveMaximum", operator.ge, "is not below the exclusive maximum: {} >= {}"),
+)
+_LENGTH_LIMITS = (
+    ("minLength", operator.lt, "is too short: {} < {}"),
+    ("maxLength", operator.gt, "is too long: {} > {}"),
+)
+_ITEM_LIMITS = (
+    ("minItems", operator.lt, "has too few items: {} < {}"),
+    ("maxItems", operator.gt, "has too many items: {} > {}"),
+)
+
+
+def _limits(
+    measure: float, rules: Mapping[str, Any], path: str, limits: tuple[tuple[str, Any, str], ...]
+) -> list[str]:
+    return [
+        f"Argument '{path}' {text.format(measure, rules[key])}"
+        for key, broken, text in limits
+        if key in rules and broken(measure, rules[key])
+    ]
 
 
 def _text(value: str, rules: Mapping[str, Any], path: str) -> list[str]:
-    errors = []
-    if "minLength" in rules and len(value) < rules["minLength"]:
-        errors.append(f"Argument '{path}' is too short: {len(value)} < {rules['minLength']}")
-    if "maxLength" in rules and len(value) > rules["maxLength"]:
-        errors.append(f"Argument '{path}' is too long: {len(value)} > {rules['maxLength']}")
+    errors = _limits(len(value), rules, path, _LENGTH_LIMITS)
     if "pattern" in rules:
         try:
             found = re.search(rules["pattern"], value)
@@ -150,11 +153,7 @@ def _text(value: str, rules: Mapping[str, Any], path: str) -> list[str]:
 
 
 def _items(value: Sequence[Any], rules: Mapping[str, Any], path: str) -> list[str]:
-    errors = []
-    if "minItems" in rules and len(value) < rules["minItems"]:
-        errors.append(f"Argument '{path}' has too few items: {len(value)} < {rules['minItems']}")
-    if "maxItems" in rules and len(value) > rules["maxItems"]:
-        errors.append(f"Argument '{path}' has too many items: {len(value)} > {rules['maxItems']}")
+    errors = _limits(len(value), rules, path, _ITEM_LIMITS)
     item_rules = rules.get("items")
     if isinstance(item_rules, Mapping):
         for i, item in enumerate(value):
