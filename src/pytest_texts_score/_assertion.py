@@ -20,8 +20,8 @@ from pytest_texts_score._scores import aggregate_of, assertion_work, multiple_wo
 from pytest_texts_score.evaluate_score import AggType
 from scorekit.judges import AuditLog, JudgeError, auditing
 from scorekit.report import TextScoreRow, active_recorder
-from scorekit.session import ScoreSession, current_session
-from scorekit.stats import AggregateStats, aggregate_stats, straddles
+from scorekit.session import ScoreSession, audit_record, current_session, judge_facts
+from scorekit.stats import AggregateStats, aggregate_stats, current_repeat_run, straddles
 
 __all__ = ["check"]
 
@@ -127,28 +127,6 @@ def _borderline(
     return aggregate_of(scored, metric, ask.agg), scored, made
 
 
-def _audit_of(
-    session: ScoreSession,
-    log: AuditLog,
-    scored: TextsOutcome | None,
-    expected: str,
-    given: str,
-) -> dict[str, Any]:
-    """The row's audit object: the judge's facts, the runs, the question sets, the requests."""
-    from scorekit.session import audit_record, judge_facts
-    from scorekit.stats import current_repeat_run
-
-    return audit_record(
-        facts=judge_facts(session),
-        log=log,
-        runs=scored.runs if scored else [],
-        evidence=scored.evidence if scored else [],
-        expected=expected,
-        given=given,
-        repeat_run=current_repeat_run(),
-    )
-
-
 def _run(ask: _Ask) -> None:
     """Score checked input, record the row, raise on a score outside ``[low, high]``."""
     __tracebackhide__ = True
@@ -169,7 +147,15 @@ def _run(ask: _Ask) -> None:
         stats = _stats_of(scored, metric, aggregation) if scored and aggregation else None
         audit = None
         if log is not None:
-            audit = _audit_of(session, log, scored, expected, given)
+            audit = audit_record(
+                facts=judge_facts(session),
+                log=log,
+                runs=scored.runs if scored else [],
+                evidence=scored.evidence if scored else [],
+                expected=expected,
+                given=given,
+                repeat_run=current_repeat_run(),
+            )
         recorder.add(
             TextScoreRow(
                 test_id=None,

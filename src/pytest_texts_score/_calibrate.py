@@ -92,11 +92,7 @@ def score_items(
     from scorekit.judges import run_sync
 
     judge = judge_of(session)
-
-    async def run() -> list[ScoredItem]:
-        return await _all([_score_one(judge, item, repeats) for item in items])
-
-    return run_sync(run()) if items else []
+    return run_sync(_all([_score_one(judge, item, repeats) for item in items])) if items else []
 
 
 def _figures(scored: Sequence[ScoredItem], threshold: float) -> dict[str, Any]:

@@ -89,9 +89,7 @@ def _item(where: str, line: int, row: Any, seen: dict[str, int]) -> LabelledItem
             f"{where}: label must be 0 or 1, got {json.dumps(label)}; label each row 1"
             " (given is supported by expected) or 0 (not)"
         )
-    metric = row.get("metric", DEFAULT_METRIC)
-    if metric is None:
-        metric = DEFAULT_METRIC
+    metric = DEFAULT_METRIC if row.get("metric") is None else row["metric"]
     if metric not in METRICS:
         raise CalibrationError(
             f"{where}: unknown metric {json.dumps(metric)}; use precision, recall or f1"

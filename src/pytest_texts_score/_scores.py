@@ -152,19 +152,15 @@ def evaluate_work(
             what="texts_evaluate_f1",
         )
     # The reference's order: all of precision, then all of recall, each through its name.
-    p = _via(
-        [(ES, "texts_evaluate_precision")],
-        (expected, given, retry),
-        {},
-        partial(evaluate_work, "precision", expected, given, retry, session),
-        metric="precision",
-    )
-    r = _via(
-        [(ES, "texts_evaluate_recall")],
-        (expected, given, retry),
-        {},
-        partial(evaluate_work, "recall", expected, given, retry, session),
-        metric="recall",
+    p, r = (
+        _via(
+            [(ES, f"texts_evaluate_{side}")],
+            (expected, given, retry),
+            {},
+            partial(evaluate_work, side, expected, given, retry, session),
+            metric=side,
+        )
+        for side in ("precision", "recall")
     )
     f = checked_score(_seams.current(ES, "f1_score")(p.score, r.score), "f1_score")
     return _merge_f1(p, r, f)

@@ -1,7 +1,7 @@
 """The shared reporting plugin: test ids on rows, JUnit properties, terminal summary, reports.
 
 The hooks live here; what they do lives in ``scorekit._pytest``: the run's state, repeated
-tests and borderline reruns (``_reruns``), the baseline gate (``_baseline_gate``), the report
+tests and borderline reruns (``_reruns``), the baseline gate (``_gate_options``), the report
 files and the summary (``_reports``), the budget options and frozen question sets.
 
 Registered under the ``scorekit`` entry point. It stays inert in a run that uses neither
@@ -19,7 +19,12 @@ from typing import Any
 
 import pytest
 
-from scorekit._pytest._baseline_gate import compare_with_baseline, load_baseline
+from scorekit._pytest._gate_options import (
+    add_gate_options,
+    budget_caps,
+    compare_with_baseline,
+    load_baseline,
+)
 from scorekit._pytest._reports import terminal_summary, write_reports
 from scorekit._pytest._reruns import (
     REPEAT_PLAN,
@@ -40,7 +45,6 @@ JUDGE_ERROR_ATTR = "scorekit_judge_error"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    from scorekit._pytest._gate_options import add_gate_options
     from scorekit._pytest._questions_plugin import add_questions_options
 
     add_gate_options(parser)
@@ -70,8 +74,6 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     state = run_state(config)
     session = ensure_session(config)
-    from scorekit._pytest._gate_options import budget_caps
-
     caps = budget_caps(config, session.settings)
     if caps is not None:
         from scorekit.session._budget import JudgeBudget

@@ -311,10 +311,8 @@ def render_comparison(comparison: ComparisonResult) -> str:
             status = {"regression": "REGRESSION", "improvement": "improved"}.get(item.status, "ok")
             change = f"{item.delta:+.{SCORE_DECIMALS}f}"
             rows.append([*row, format_score(item.current_value), change, status])
-    lines = align_columns(rows, right={1, 2, 3})
-    lines.append(f"Baseline from {comparison.baseline_timestamp or 'an unknown time'}.")
-    lines.append(comparison.summary)
-    return "\n".join(lines)
+    footer = [f"Baseline from {comparison.baseline_timestamp or 'an unknown time'}."]
+    return "\n".join(align_columns(rows, right={1, 2, 3}) + footer + [comparison.summary])
 
 
 def print_comparison_result(comparison: ComparisonResult, console: Any | None = None) -> None:

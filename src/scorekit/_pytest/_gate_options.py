@@ -1,4 +1,6 @@
-"""The CI gate options of the shared pytest plugin: judge budgets (and their prices).
+"""The CI gate options of the shared pytest plugin: judge budgets (and their prices), and the
+baseline gate (``--llm-baseline`` read at start-up, the run compared with it at the end;
+``--llm-fail-on-regression`` turns a regression into exit code 1).
 
 Each option has an ini twin (``--llm-budget-usd`` / ``llm_budget_usd``); the command line wins.
 Read once at start-up; a run that sets none of them does no extra work.
@@ -11,16 +13,19 @@ from typing import Any
 
 import pytest
 
-from scorekit._pytest._state import option_value
+from scorekit._pytest._state import RunState, option_value, stats_dict
 from scorekit.judges._settings import JudgeSettings, Option
+from scorekit.session import ScoreSession
 from scorekit.session._budget import BudgetCaps, price_of
 
 __all__ = [
     "GATE_OPTIONS",
     "add_gate_options",
     "budget_caps",
+    "compare_with_baseline",
     "fail_on_regression",
     "gate_value",
+    "load_baseline",
 ]
 
 
@@ -139,3 +144,47 @@ def budget_caps(config: pytest.Config, settings: JudgeSettings) -> BudgetCaps | 
         price_input=price_in or 0.0,
         price_output=price_out or 0.0,
     )
+
+
+def load_baseline(config: pytest.Config, state: RunState) -> None:
+    """Read ``--llm-baseline`` (a usage error when it cannot be used)."""
+    path = gate_value(config, "llm_baseline")
+    delta = gate_value(config, "llm_regression_delta")
+    state.fail_on_regression = fail_on_regression(config)
+    if path is None:
+        if state.fail_on_regression:
+            raise pytest.UsageError(
+                "--llm-fail-on-regression needs --llm-baseline PATH (an earlier run's"
+                " --llm-report JSON file)."
+            )
+        return
+    from scorekit.report._baseline import BaselineError, load_report
+
+    try:
+        state.baseline = load_report(
+            config.invocation_params.dir / path, "--llm-baseline", shown=path
+        )
+    except BaselineError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    state.baseline_path = path
+    if delta is not None:
+        state.regression_delta = float(delta)
+
+
+def compare_with_baseline(
+    session: pytest.Session, score_session: ScoreSession, state: RunState
+) -> None:
+    """Compare the run with the baseline; fail the session on a regression when asked."""
+    from scorekit.report._baseline import compare_reports
+    from scorekit.report._comparison_text import regression_message
+    from scorekit.report._document import report_document
+
+    assert state.baseline is not None
+    current = report_document(
+        list(score_session.recorder.rows), stats_dict(score_session), repeats=state.repeats
+    )
+    state.comparison = compare_reports(state.baseline, current, min_delta=state.regression_delta)
+    if state.fail_on_regression and state.comparison.regressed:
+        state.regression_message = regression_message(state.comparison)
+        if session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -39,7 +39,6 @@ from scorekit.judges._errors import (
     TransientJudgeError,
 )
 from scorekit.judges._keys import reply_key
-from scorekit.judges._limiter import limiter
 from scorekit.judges._parse import validate_answers, validate_questions
 from scorekit.judges._settings import setting_value, setting_with_env
 from scorekit.judges._stats import JudgeStats
@@ -72,6 +71,22 @@ class SpendBudget(Protocol):
     def reserve(self) -> None: ...
 
     def spend(self, prompt_tokens: int, completion_tokens: int) -> None: ...
+
+
+_semaphores: dict[tuple[int, int], asyncio.Semaphore] = {}
+
+
+def limiter(limit: int) -> asyncio.Semaphore:
+    """Return the shared semaphore for ``limit`` on the running event loop.
+
+    All judge calls run on one background loop (see ``scorekit.runtime``), so one semaphore
+    per limit bounds the whole process.
+    """
+    loop = asyncio.get_running_loop()
+    key = (id(loop), limit)
+    if key not in _semaphores:
+        _semaphores[key] = asyncio.Semaphore(limit)
+    return _semaphores[key]
 
 
 async def _call(method: Callable[..., Any], *args: Any) -> Any:

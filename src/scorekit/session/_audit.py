@@ -161,23 +161,21 @@ def _question_sets(evidence: Sequence[Evidence]) -> list[dict[str, Any]]:
     for ev in evidence:
         q, a = [*ev.run, 0, 0][:2]
         sets.setdefault((ev.side, int(q)), {}).setdefault(int(a), []).append(ev)
-    out: list[dict[str, Any]] = []
-    for (side, q), by_answer_run in sorted(
-        sets.items(), key=lambda kv: (kv[0][0] != "precision", kv[0][1])
-    ):
-        first = by_answer_run[min(by_answer_run)]
-        item: dict[str, Any] = {
+    return [
+        {
             "side": side,
             "question_run": q,
-            "questions": [ev.question for ev in first],
+            "questions": [ev.question for ev in by_answer_run[min(by_answer_run)]],
             "answers": [
                 {"answer_run": a, "answers": [round_score(ev.answer) for ev in evs]}
                 | ({"reasons": [ev.reason for ev in evs]} if any(ev.reason for ev in evs) else {})
                 for a, evs in sorted(by_answer_run.items())
             ],
         }
-        out.append(item)
-    return out
+        for (side, q), by_answer_run in sorted(
+            sets.items(), key=lambda kv: (kv[0][0] != "precision", kv[0][1])
+        )
+    ]
 
 
 def audit_record(

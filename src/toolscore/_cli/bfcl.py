@@ -98,7 +98,6 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--min-accuracy",
         type=_accuracy,
-        default=None,
         metavar="X",
         help="exit 1 when the overall accuracy is below X (0.9 or 90%%)",
     )
@@ -175,8 +174,7 @@ def _print(result: BFCLScore, args: argparse.Namespace, out: TextIO) -> None:
     for r in failures:
         out.write(f"  {r.id}  {r.verdict.error_type}\n")
         errors = r.verdict.errors
-        for line in errors[:_ERRORS_SHOWN]:
-            out.write(f"      {line}\n")
+        out.write("".join(f"      {line}\n" for line in errors[:_ERRORS_SHOWN]))
         if len(errors) > _ERRORS_SHOWN:
             out.write(f"      ... and {len(errors) - _ERRORS_SHOWN} more\n")
     out.write("\n")

@@ -35,12 +35,7 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
         metavar="NAME",
         help="a name per trace, in order (repeat: -n gpt-4o -n claude); default: the file names",
     )
-    cmp.add_argument(
-        "--min-score",
-        type=unit_interval,
-        default=None,
-        help="exit 1 if any trace scores below it",
-    )
+    cmp.add_argument("--min-score", type=unit_interval, help="exit 1 if any trace scores below it")
     add_scoring_options(cmp)
     cmp.add_argument(
         "-o",

@@ -317,9 +317,8 @@ def _cmd_eval(args: argparse.Namespace, out: TextIO) -> int:
         f"{verdict}: {args.trace}: score {format_score(result.score, args.min_score)}"
         f" (grade {result.grade}) {op} min {format_bound(args.min_score)}\n"
     )
-    reports = [(args.output, fmt)] if fmt else []
-    extra = [(args.html, "html"), (args.csv, "csv"), (args.markdown, "md")]
-    reports += [(path, kind) for path, kind in extra if path]
+    asked = [(args.output, fmt), (args.html, "html"), (args.csv, "csv"), (args.markdown, "md")]
+    reports = [(path, kind) for path, kind in asked if path and kind]
     if reports:
         rows = [row(result, args.trace, args.min_score, "eval")]
         for path, kind in reports:

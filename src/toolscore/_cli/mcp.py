@@ -222,15 +222,13 @@ def _cmd_test(args: argparse.Namespace, out: TextIO) -> int:
             raise CommandError(str(exc)) from None
     _show(card, args, out)
     write_report(card, fmt, args, out)
-    code = 0
-    if args.min_grade and not grade_meets(card.grade, args.min_grade):
+    below = bool(args.min_grade) and not grade_meets(card.grade, args.min_grade)
+    if below:
         sys.stderr.write(
             f"toolscore mcp: grade {card.grade} is below --min-grade {args.min_grade}\n"
         )
-        code = 1
-    if args.ci and ci_summary(card):
-        code = 1
-    return code
+    blocking = args.ci and ci_summary(card)  # the summary is written either way
+    return 1 if below or blocking else 0
 
 
 def _cmd_record(args: argparse.Namespace, out: TextIO) -> int:

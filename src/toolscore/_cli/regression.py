@@ -7,12 +7,7 @@ import json
 from typing import Any, TextIO
 
 from scorekit.cli import unit_interval
-from toolscore._cli.common import (
-    EXIT_BELOW,
-    EXIT_OK,
-    CommandError,
-    add_format_option,
-)
+from toolscore._cli.common import EXIT_BELOW, EXIT_OK, CommandError, add_format_option
 
 __all__ = ["register"]
 

@@ -84,7 +84,6 @@ def register(sub: argparse._SubParsersAction[Any]) -> None:
             "--dir",
             dest="snap_dir",
             metavar="PATH",
-            default=None,
             help="snapshot folder (default: .toolscore/snapshots, relative to the working"
             " directory)",
         )
@@ -230,19 +229,17 @@ def _approve(args: argparse.Namespace, out: TextIO) -> int:
 
 def _list(args: argparse.Namespace, out: TextIO) -> int:
     store = _store(args)
-    snapshots = store.list()
-    statuses = [(_status(store, s), s) for s in snapshots]
+    statuses = [(_status(store, s), s) for s in store.list()]
     if args.pending:
         statuses = [(st, s) for st, s in statuses if st != "approved"]
     if not statuses:
         what = "pending snapshots" if args.pending else "snapshots"
         out.write(f"No {what} in {store.root}.\n")
         return EXIT_OK
-    rows = [["name", "status", "calls", "updated", "source"]]
-    for status, s in statuses:
-        rows.append(
-            [s.name, status, str(len(s.calls)), s.updated_at[:19].replace("T", " "), s.source]
-        )
+    rows = [["name", "status", "calls", "updated", "source"]] + [
+        [s.name, status, str(len(s.calls)), s.updated_at[:19].replace("T", " "), s.source]
+        for status, s in statuses
+    ]
     out.write(fitted_lines(rows, out, {2}))
     counts = Counter(status for status, _ in statuses)
     out.write(
@@ -279,8 +276,8 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
         out.write("".join(f"   {line}\n" for line in args_text.splitlines()))
     if snapshot is not None and change is not None:
         out.write("\nPending change (- approved, + pending):\n")
-        for line in calls_diff(snapshot.calls, change.calls, "approved", "pending"):
-            out.write(line + "\n")
+        diff = calls_diff(snapshot.calls, change.calls, "approved", "pending")
+        out.write("".join(line + "\n" for line in diff))
         out.write(f"\nAccept it with: toolscore approve {shlex.quote(name)}\n")
     elif not shown.approved:
         out.write(f"\nApprove it with: toolscore approve {shlex.quote(name)}\n")

@@ -113,15 +113,13 @@ def read_records(path: str | os.PathLike[str], what: str) -> list[tuple[int, dic
         lines = enumerate(text.split("\n"), start=1)
         note = "; BFCL files hold one JSON object a line"
         pairs = [(n, _json(line, f"{name}, line {n}", note)) for n, line in lines if line.strip()]
-    out = []
     for number, record in pairs:
         if not isinstance(record, dict) or not isinstance(record.get("id"), str):
             raise BFCLDataError(
                 f'{name}, line {number}: each {what} record needs an "id" string, got '
                 f"{str(record)[:80]}"
             )
-        out.append((number, record))
-    return out
+    return pairs
 
 
 def _json(text: str, where: str, note: str = "") -> Any:
@@ -137,13 +135,10 @@ def _selected(categories: str | Sequence[str] | None) -> set[str] | None:
     if categories is None:
         return None
     names = [categories] if isinstance(categories, str) else list(categories)
-    out = set()
-    for name in names:
-        for part in str(name).split(","):
-            if part.strip():
-                checker_for(part.strip(), 0, 0)  # Java/JavaScript and multi-turn fail here
-                out.add(part.strip())
-    return out
+    parts = [part.strip() for name in names for part in str(name).split(",") if part.strip()]
+    for part in parts:
+        checker_for(part, 0, 0)  # Java/JavaScript and multi-turn fail here
+    return set(parts)
 
 
 def load(  # noqa: C901 (one loader for every BFCL file layout, each with its error)

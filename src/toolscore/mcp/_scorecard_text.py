@@ -155,9 +155,7 @@ def markdown(card: MCPScorecard, fixes: list[Any]) -> str:
             f" | {row['avg_latency_ms']:.1f} | {row['tokens']} | {row['lint_issues']} |"
         )
     lines += ["", "## Fix first", ""]
-    if not fixes:
-        lines.append("No issues found.")
-    for fix in fixes:
-        lines.append(f"- **`{_cell(fix.tool)}`**: {_cell(fix.problem)}. {_cell(fix.fix)}")
-    lines.append("")
-    return "\n".join(lines)
+    lines += [
+        f"- **`{_cell(fix.tool)}`**: {_cell(fix.problem)}. {_cell(fix.fix)}" for fix in fixes
+    ] or ["No issues found."]
+    return "\n".join(lines) + "\n"

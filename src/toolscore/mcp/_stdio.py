@@ -74,11 +74,8 @@ def _members(pgid: int) -> set[int] | None:
 
 
 class ProcessGroup:
-    """A process group started for a server: the server (its leader) and all it started.
-
-    Args:
-        pgid: the group's id, the pid of the server started as a session leader.
-    """
+    """Process group ``pgid``: a server started as a session leader (its pid is ``pgid``)
+    and all it started."""
 
     def __init__(self, pgid: int) -> None:
         self.pgid = pgid

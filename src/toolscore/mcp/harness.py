@@ -144,6 +144,5 @@ def generate_scenarios(
             what = "required arguments only" if index == 0 else f"valid arguments, variant {index}"
             scenarios.append(Scenario(tool.name, args, "happy", what))
         if include_edge_cases:
-            for args, what in _edge_cases(values, schema):
-                scenarios.append(Scenario(tool.name, args, "edge", what))
+            scenarios += [Scenario(tool.name, a, "edge", w) for a, w in _edge_cases(values, schema)]
     return scenarios

@@ -39,9 +39,6 @@ _HOW = {
 }
 
 
-# --- the result ----------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class TrajectoryMatch:
     """The outcome of :func:`toolscore.match_trajectory`.

@@ -111,9 +111,6 @@ def read_side(value: Any, name: str, expected: bool) -> Side:
     return Side(trace.tools, trace.args)
 
 
-# --- argument rules ------------------------------------------------------------------------
-
-
 def check_mode(mode: Any, name: str = "mode") -> str:
     """Validate a trajectory mode."""
     if not isinstance(mode, str) or mode not in MODES:

@@ -289,14 +289,9 @@ class SchemaValues:
 
     def _authored(self, schema: dict[str, Any], variant: int) -> Any:
         examples = schema.get("examples")
-        candidates: list[Any] = []
-        if isinstance(examples, list):
-            candidates.extend(examples)
-        if "example" in schema:
-            candidates.append(schema["example"])
-        if "default" in schema:
-            candidates.append(schema["default"])
-        candidates = [c for c in candidates if not _is_network(c)]
+        written = [*(examples if isinstance(examples, list) else ())]
+        written += [schema[key] for key in ("example", "default") if key in schema]
+        candidates = [c for c in written if not _is_network(c)]
         if not candidates or variant > 1:
             return _NO_VALUE
         return candidates[0] if variant == 0 else candidates[-1]

@@ -137,11 +137,7 @@ def encode_value(value: Any, where: str = "value") -> Any:
     :func:`decode_value` (``decode_value(encode_value(v)) == v`` for every encodable value).
 
     A plain dict with ``$`` keys is wrapped in ``{"$literal": ...}`` so it reads back as data;
-    tuples become lists.
-
-    Args:
-        value: a call's argument value (plain JSON data, matchers, or both).
-        where: its location, for error messages (``calls[0].args.city``).
+    tuples become lists. ``where`` locates ``value`` in error messages (``calls[0].args.city``).
 
     Raises:
         MatcherEncodingError: a value JSON cannot hold (a ``datetime``, a set, NaN or

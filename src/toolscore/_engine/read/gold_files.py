@@ -176,9 +176,7 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str], Any]] = {
 def decode_value(value: Any, where: str) -> Any:
     """Turn the JSON encoding of matchers inside ``value`` into matcher objects.
 
-    Args:
-        value: a JSON value from a gold file.
-        where: its location, for error messages (``gold.json: expected[0].args.city``).
+    ``where`` locates ``value`` in error messages (``gold.json: expected[0].args.city``).
 
     Raises:
         GoldFormatError: an unknown ``$`` key or a malformed matcher (the message names it).

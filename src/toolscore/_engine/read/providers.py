@@ -63,8 +63,6 @@ def _call(name: Any, raw_args: Any) -> Call:
     return {"tool": tool, "args": read_arguments(raw_args, tool)}
 
 
-# --- one object of any known shape -------------------------------------------------------
-
 # Keys of messages, blocks and parts that can legitimately hold no tool call.
 _MESSAGE_KEYS = ("role", "type", "content", "parts", "part_kind", "kind", "text", "subtype")
 _TOOL_USE_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
