@@ -13,7 +13,7 @@ they are equal, so identical argument sets can be paired by hashing (see ``align
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from typing import Any
 
 from toolscore._engine.compare.matchers import PLAIN_TYPES, Matcher, _safe_eq
@@ -26,6 +26,7 @@ __all__ = [
     "contains_matcher",
     "find_cycle",
     "values_match",
+    "walk",
 ]
 
 
@@ -123,33 +124,45 @@ class SelfContainingValue(ValueError):
 def find_cycle(value: Any) -> str | None:
     """Where ``value`` holds itself, as an index path (``"['self']"``); None for a tree.
 
-    Only dicts, lists and tuples are followed (what the rule walks into).
-
     Example:
         >>> d = {"a": [1]}
         >>> d["a"].append(d)
         >>> find_cycle(d)
         "['a'][1]"
     """
-    stack: list[tuple[Any, str, int]] = [(value, "", 0)]
+    return next((where for where, _, again in walk(value) if again), None)
+
+
+def walk(value: Any, path: str = "", *, dotted: bool = False) -> Iterator[tuple[str, Any, bool]]:
+    """``(path, item, again)`` for ``value`` and everything inside it, depth first, in order.
+
+    Mappings, lists and tuples are entered, by a loop, so any depth is read. ``again`` is True
+    for a container met again inside itself, which is not entered twice. Paths are index paths
+    (``['a'][1]``), or with ``dotted`` key paths (``a.b[1]``).
+    """
+    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
     inside: list[int] = []  # ids of the containers on the current path
     on_path: set[int] = set()
     while stack:
         item, where, depth = stack.pop()
         while len(inside) > depth:
             on_path.discard(inside.pop())
-        if isinstance(item, dict):
-            children: Any = item.items()
+        if isinstance(item, Mapping):
+            children = [
+                (v, (f"{where}.{k}" if where else str(k)) if dotted else f"{where}[{k!r}]")
+                for k, v in item.items()
+            ]
         elif isinstance(item, (list, tuple)):
-            children = enumerate(item)
+            children = [(v, f"{where}[{n}]") for n, v in enumerate(item)]
         else:
+            yield where, item, False
             continue
-        if id(item) in on_path:
-            return where
-        inside.append(id(item))
-        on_path.add(id(item))
-        stack.extend((v, f"{where}[{k!r}]", depth + 1) for k, v in children)
-    return None
+        again = id(item) in on_path
+        yield where, item, again
+        if not again:
+            inside.append(id(item))
+            on_path.add(id(item))
+            stack.extend((v, p, depth + 1) for v, p in reversed(children))
 
 
 def contains_matcher(value: Any) -> bool:

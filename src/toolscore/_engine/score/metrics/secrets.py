@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from toolscore._engine.compare.rule import walk
 from toolscore._engine.read.inputs import CallList, read_calls
 from toolscore._engine.read.tool_call import ToolCall
 
@@ -80,36 +81,12 @@ def redact_secrets(text: str) -> str:
     return "".join(out)
 
 
-def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
-    """Every string inside ``value`` with its path, in order; by a loop, so any depth is
-    read, and a container met again inside itself is not entered twice."""
-    stack: list[tuple[Any, str, int]] = [(value, path, 0)]
-    inside: list[int] = []  # ids of the containers on the current path
-    on_path: set[int] = set()
-    while stack:
-        item, where, depth = stack.pop()
-        while len(inside) > depth:
-            on_path.discard(inside.pop())
-        if isinstance(item, str):
-            yield where, item
-            continue
-        if isinstance(item, Mapping):
-            children = [(v, f"{where}.{k}" if where else str(k)) for k, v in item.items()]
-        elif isinstance(item, (list, tuple)):
-            children = [(v, f"{where}[{n}]") for n, v in enumerate(item)]
-        else:
-            continue
-        if id(item) in on_path:
-            continue
-        inside.append(id(item))
-        on_path.add(id(item))
-        stack.extend((v, p, depth + 1) for v, p in reversed(children))
-
-
 def _secrets(trace: CallList) -> Iterator[tuple[int, str, str, str, str]]:
     """``(index, tool, path, kind, credential)`` of each credential in the calls' arguments."""
     for j, (tool, args) in enumerate(zip(trace.tools, trace.args, strict=False)):
-        for path, text in _strings(args, "") if args else ():
+        for path, text, _ in walk(args, dotted=True) if args else ():
+            if not isinstance(text, str):
+                continue
             for start, end, kind in _found(text):
                 yield j, tool, path, kind, text[start:end]
 
